@@ -1,0 +1,119 @@
+"""One error type and one error shape for every response.
+
+`{"error": {"code": "snake_case_code", "message": "human sentence", "details": {...}}}`
+"""
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions as drf_exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger(__name__)
+
+
+class ApplicationError(Exception):
+    """A failure the client should see, with a stable code and HTTP status."""
+
+    def __init__(self, code: str, message: str, *, status: int = 400, details: dict | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.details = details or {}
+
+
+def error_body(code: str, message: str, details: dict | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def error_response(status: int, code: str, message: str, details: dict | None = None) -> JsonResponse:
+    return JsonResponse(error_body(code, message, details), status=status)
+
+
+# DRF exception class → our code. Anything else keeps its own default_code.
+_DRF_CODES = {
+    drf_exceptions.ValidationError: "invalid_input",
+    drf_exceptions.ParseError: "invalid_json",
+    drf_exceptions.UnsupportedMediaType: "unsupported_media_type",
+    drf_exceptions.MethodNotAllowed: "method_not_allowed",
+    drf_exceptions.NotFound: "not_found",
+    drf_exceptions.Throttled: "throttled",
+    drf_exceptions.NotAcceptable: "not_acceptable",
+    drf_exceptions.PermissionDenied: "forbidden",
+    drf_exceptions.NotAuthenticated: "forbidden",
+    drf_exceptions.AuthenticationFailed: "forbidden",
+}
+
+
+def _flatten_details(detail: Any) -> Any:
+    """ValidationError details as plain strings: {"content": ["This field is required."]}."""
+    if isinstance(detail, dict):
+        return {key: _flatten_details(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_flatten_details(item) for item in detail]
+    return str(detail)
+
+
+def api_exception_handler(exc: Exception, context: dict) -> Response:
+    """DRF's EXCEPTION_HANDLER: every API error in the one shape; never a stack trace."""
+    if isinstance(exc, ApplicationError):
+        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        return Response(error_body("payload_too_large", "The request body is larger than 64 KiB."), status=413)
+    if isinstance(exc, Http404):
+        exc = drf_exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = drf_exceptions.PermissionDenied()
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        logger.exception("unhandled API error in %s", context.get("view").__class__.__name__)
+        return Response(error_body("internal_error", "Something went wrong on our side."), status=500)
+
+    # Exact type first, so subclasses with their own default_code (csrf_failed) keep it.
+    code = _DRF_CODES.get(type(exc)) or getattr(exc, "default_code", "error")
+    details: dict[str, Any] = {}
+    if isinstance(exc, drf_exceptions.ValidationError):
+        message = "The request is not valid."
+        details = {"fields": _flatten_details(exc.detail)}
+        if not isinstance(exc.detail, dict):
+            details = {"fields": {"non_field_errors": _flatten_details(exc.detail)}}
+    else:
+        message = str(exc.detail) if hasattr(exc, "detail") else str(exc)
+    if isinstance(exc, drf_exceptions.Throttled) and exc.wait is not None:
+        details["retry_after_seconds"] = int(exc.wait) + 1
+    response.data = error_body(code, message, details)
+    return response
+
+
+# --- Django-level handlers (outside DRF) -------------------------------------------------
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return error_response(404, "not_found", "Not found.")
+
+
+def server_error(request: HttpRequest) -> JsonResponse:
+    return error_response(500, "internal_error", "Something went wrong on our side.")
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    if isinstance(exception, RequestDataTooBig):
+        return error_response(413, "payload_too_large", "The request body is larger than 64 KiB.")
+    return error_response(400, "bad_request", "The request could not be understood.")
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return error_response(403, "forbidden", "You are not allowed to do that.")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
+    return error_response(
+        403,
+        "csrf_failed",
+        "CSRF check failed: call GET /api/v1/session first and send its token in the X-CSRFToken header.",
+    )

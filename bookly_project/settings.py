@@ -1,0 +1,247 @@
+"""Bookly settings: twelve-factor, read once from the environment (and an optional .env).
+
+Every variable is documented in the README. Defaults are safe for local use: with no
+DATABASE_URL / REDIS_URL the app runs on SQLite and a file-based Celery broker.
+"""
+
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+# --- Core -------------------------------------------------------------------
+
+DEBUG = env.bool("DEBUG", default=False)
+SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-secret-key-change-me")
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+PORT = env.int("PORT", default=8000)
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "chat",
+    "orders",
+    "guardrails",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "servestatic.middleware.ServeStaticMiddleware",
+    "bookly_project.middleware.BodySizeLimitMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "bookly_project.urls"
+WSGI_APPLICATION = "bookly_project.wsgi.application"
+ASGI_APPLICATION = "bookly_project.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------
+
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'var' / 'bookly.sqlite3'}")}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A pool per process: worker threads borrow a connection for each short DB step and
+    # give it back before waiting on the model, so hundreds of turns share a few connections.
+    DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=20)
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    if DB_POOL_MAX_SIZE > 0:
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": DB_POOL_MAX_SIZE,
+            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+        }
+else:
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20  # SQLite: wait for the writer
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: broker, cache, throttling, run notifications --------------------
+
+REDIS_URL = env.str("REDIS_URL", default="")
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=60 * 60 * 24 * 14)
+SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+CSRF_COOKIE_SAMESITE = "Lax"
+CSRF_FAILURE_VIEW = "bookly_project.errors.csrf_failure"
+
+# Bodies over 64 KiB are refused with 413 (see BodySizeLimitMiddleware).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+
+# --- Celery -----------------------------------------------------------------
+
+CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+CELERY_BROKER_TRANSPORT_OPTIONS = (
+    {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+    if REDIS_URL
+    else {
+        "data_folder_in": str(BASE_DIR / "var" / "broker"),
+        "data_folder_out": str(BASE_DIR / "var" / "broker"),
+        "processed_folder": str(BASE_DIR / "var" / "broker-processed"),
+        "store_processed": False,
+    }
+)
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND = None
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
+# A POST must not hang on a dead broker: give up fast, the sweep re-dispatches the run.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+CELERY_WORKER_SEND_TASK_EVENTS = True  # Flower shows tasks live
+CELERY_TASK_SEND_SENT_EVENT = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# A turn is a few model calls; the soft limit lets the run end cleanly, the hard one kills it.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("RUN_SOFT_TIME_LIMIT", default=180)
+CELERY_TASK_TIME_LIMIT = env.int("RUN_HARD_TIME_LIMIT", default=210)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stuck-runs": {
+        "task": "chat.tasks.sweep_runs",
+        "schedule": env.float("SWEEP_INTERVAL_SECONDS", default=30.0),
+    },
+}
+
+# --- The agent ---------------------------------------------------------------
+
+ANTHROPIC_API_KEY_SET = bool(env.str("ANTHROPIC_API_KEY", default=""))
+BOOKLY_LLM = env.str("BOOKLY_LLM", default="anthropic" if ANTHROPIC_API_KEY_SET else "offline")
+if BOOKLY_LLM not in {"anthropic", "offline"}:
+    raise environ.ImproperlyConfigured("BOOKLY_LLM must be 'anthropic' or 'offline'")
+ANTHROPIC_MODEL = env.str("ANTHROPIC_MODEL", default="claude-sonnet-4-6")
+ANTHROPIC_TIMEOUT_SECONDS = env.float("ANTHROPIC_TIMEOUT_SECONDS", default=60.0)
+ANTHROPIC_CONNECT_TIMEOUT_SECONDS = env.float("ANTHROPIC_CONNECT_TIMEOUT_SECONDS", default=5.0)
+ANTHROPIC_MAX_RETRIES = env.int("ANTHROPIC_MAX_RETRIES", default=0)
+MODEL_MAX_TOKENS = env.int("MODEL_MAX_TOKENS", default=1024)
+AGENT_MAX_ITERATIONS = env.int("AGENT_MAX_ITERATIONS", default=8)
+AGENT_MAX_TURNS_PER_THREAD = env.int("AGENT_MAX_TURNS_PER_THREAD", default=40)
+
+# A turn ends itself at its deadline; a run whose worker has been silent for longer than
+# RUN_STALE_AFTER_SECONDS is presumed orphaned (worker died) and re-dispatched or expired.
+RUN_DEADLINE_SECONDS = env.int("RUN_DEADLINE_SECONDS", default=150)
+RUN_STALE_AFTER_SECONDS = env.int("RUN_STALE_AFTER_SECONDS", default=180)
+RUN_REDISPATCH_AFTER_SECONDS = env.int("RUN_REDISPATCH_AFTER_SECONDS", default=60)
+RUN_EXPIRE_AFTER_SECONDS = env.int("RUN_EXPIRE_AFTER_SECONDS", default=600)
+RUN_MAX_ATTEMPTS = env.int("RUN_MAX_ATTEMPTS", default=3)
+
+# --- API --------------------------------------------------------------------
+
+MESSAGE_MAX_CHARS = 4000
+LONG_POLL_MAX_SECONDS = 30
+POLL_AFTER_MS = env.int("POLL_AFTER_MS", default=1000)
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["chat.auth.CustomerSessionAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "bookly_project.errors.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {
+        "messages": env.str("THROTTLE_MESSAGES", default="30/min"),
+        "threads": env.str("THROTTLE_THREADS", default="20/min"),
+    },
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Bookly support API",
+    "DESCRIPTION": "Customer-support chat: post a message (202), poll the run for the reply.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Flower -----------------------------------------------------------------
+
+FLOWER_BASIC_AUTH = env.str("FLOWER_BASIC_AUTH", default="")
+
+# --- Static files, i18n -----------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "var" / "static"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "servestatic.storage.CompressedStaticFilesStorage"},
+}
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Security headers --------------------------------------------------------
+
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+# --- Logging: ids only, never customer text ----------------------------------
+
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "httpx": {"level": "WARNING"},
+        "httpx2": {"level": "WARNING"},
+        "anthropic": {"level": "WARNING"},
+    },
+}

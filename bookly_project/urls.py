@@ -1,0 +1,18 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from chat import api
+
+handler400 = "bookly_project.errors.bad_request"
+handler403 = "bookly_project.errors.permission_denied"
+handler404 = "bookly_project.errors.not_found"
+handler500 = "bookly_project.errors.server_error"
+
+urlpatterns = [
+    path("api/v1/", include("chat.urls")),
+    path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("healthz", api.healthz, name="healthz"),
+    path("readyz", api.readyz, name="readyz"),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,254 @@
+"""HTTP API v1. Thin views: validate, read through session-scoped selectors, call services.
+
+Called by the customer's browser; calls chat/selectors.py (reads) and chat/services.py
+(writes). The run-detail long-poll is a plain async view so a waiting client holds no thread.
+"""
+
+import asyncio
+import hashlib
+import json
+from uuid import UUID
+
+from django.conf import settings
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from redis import Redis, RedisError
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.utils.encoders import JSONEncoder as DRFJSONEncoder
+from rest_framework.views import APIView
+
+from bookly_project.errors import ApplicationError, error_response
+from chat import notify, selectors, services
+from chat.auth import customer_id_aget, customer_id_ensure, customer_id_get
+from chat.models import Run
+from chat.serializers import (
+    MESSAGE_STATUS,
+    MessageAcceptedSerializer,
+    MessageInputSerializer,
+    MessageSerializer,
+    MessageStatusSerializer,
+    RunSerializer,
+    ThreadSerializer,
+)
+
+
+class CustomerRateThrottle(ScopedRateThrottle):
+    """The view's `throttle_scope` rate, counted per customer (per IP before a session exists)."""
+
+    def get_cache_key(self, request, view):
+        ident = customer_id_get(request) or self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class BaseApi(APIView):
+    throttle_classes = [CustomerRateThrottle]
+    throttle_scope: str | None = None
+
+
+def _page_params(request: Request, default: int = 50, maximum: int = 100) -> int:
+    raw = request.query_params.get("limit", str(default))
+    if not raw.isdigit() or not 1 <= int(raw) <= maximum:
+        raise ApplicationError("invalid_input", f"limit must be a whole number from 1 to {maximum}.",
+                               details={"fields": {"limit": [f"Must be 1 to {maximum}."]}})
+    return int(raw)
+
+
+class SessionApi(BaseApi):
+    @extend_schema(responses=inline_serializer("Session", {"csrf_token": serializers.CharField()}))
+    def get(self, request: Request) -> Response:
+        """Start (or continue) the anonymous session and hand out the CSRF token."""
+        customer_id_ensure(request)
+        return Response({"csrf_token": get_token(request)})
+
+
+class ThreadListCreateApi(BaseApi):
+    def get_throttles(self):
+        self.throttle_scope = "threads" if self.request.method == "POST" else None
+        return super().get_throttles()
+
+    @extend_schema(responses=ThreadSerializer(many=True),
+                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
+    def get(self, request: Request) -> Response:
+        limit = _page_params(request)
+        offset_raw = request.query_params.get("offset", "0")
+        if not offset_raw.isdigit():
+            raise ApplicationError("invalid_input", "offset must be a whole number.",
+                                   details={"fields": {"offset": ["Must be a whole number."]}})
+        offset = int(offset_raw)
+        threads = list(selectors.threads_for_owner(owner=customer_id_get(request))[offset: offset + limit + 1])
+        return Response({
+            "results": ThreadSerializer(threads[:limit], many=True).data,
+            "has_more": len(threads) > limit,
+        })
+
+    @extend_schema(request=None, responses={201: ThreadSerializer})
+    def post(self, request: Request) -> Response:
+        thread = services.thread_create(owner=customer_id_ensure(request))
+        return Response(ThreadSerializer(thread).data, status=status.HTTP_201_CREATED)
+
+
+class ThreadDetailApi(BaseApi):
+    @extend_schema(responses=ThreadSerializer)
+    def get(self, request: Request, thread_id: UUID) -> Response:
+        thread = selectors.thread_get(owner=customer_id_get(request), thread_id=thread_id)
+        return Response(ThreadSerializer(thread).data)
+
+
+def _fingerprint(request: Request, thread_id: UUID) -> str:
+    """What makes two requests 'the same' for Idempotency-Key: target and parsed body."""
+    canonical = json.dumps({"thread": str(thread_id), "body": request.data}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class MessageListCreateApi(BaseApi):
+    def get_throttles(self):
+        self.throttle_scope = "messages" if self.request.method == "POST" else None
+        return super().get_throttles()
+
+    @extend_schema(responses=MessageSerializer(many=True),
+                   parameters=[OpenApiParameter("after", UUID), OpenApiParameter("limit", int)])
+    def get(self, request: Request, thread_id: UUID) -> Response:
+        """Messages of a thread, oldest first; `?after=<message_id>` continues a page."""
+        thread = selectors.thread_get(owner=customer_id_get(request), thread_id=thread_id)
+        limit = _page_params(request)
+        after = None
+        if "after" in request.query_params:
+            try:
+                after_id = UUID(request.query_params["after"])
+            except ValueError:
+                raise ApplicationError("invalid_input", "after must be a message id.",
+                                       details={"fields": {"after": ["Must be a UUID."]}}) from None
+            after = selectors.message_get(thread=thread, message_id=after_id)
+        messages = selectors.messages_list(thread=thread, after=after, limit=limit)
+        return Response({"results": MessageSerializer(messages[:limit], many=True).data,
+                         "has_more": len(messages) > limit})
+
+    @extend_schema(request=MessageInputSerializer, responses={202: MessageAcceptedSerializer},
+                   parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)])
+    def post(self, request: Request, thread_id: UUID) -> Response:
+        """Accept a customer message: 202 at once; the reply arrives on the run (status_url)."""
+        thread = selectors.thread_get(owner=customer_id_get(request), thread_id=thread_id)
+        data = MessageInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not (1 <= len(key) <= 255 and key.isprintable()):
+            raise ApplicationError("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 printable characters.")
+        result = services.message_post(
+            thread=thread, content=data.validated_data["content"], idempotency_key=key,
+            fingerprint=_fingerprint(request, thread_id) if key else "",
+        )
+        status_url = request.build_absolute_uri(reverse("run-detail", args=[result.run.id]))
+        body = MessageAcceptedSerializer({
+            "message": result.message, "run": result.run, "status_url": status_url,
+            "poll_after_ms": settings.POLL_AFTER_MS,
+        }).data
+        headers = {"Location": status_url}
+        if result.replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers=headers)
+
+
+class MessageStatusApi(BaseApi):
+    @extend_schema(responses=MessageStatusSerializer)
+    def get(self, request: Request, thread_id: UUID, message_id: UUID) -> Response:
+        """Poll by message id: processing | requires_action | completed | error."""
+        thread = selectors.thread_get(owner=customer_id_get(request), thread_id=thread_id)
+        message = selectors.message_get(thread=thread, message_id=message_id)
+        run = selectors.run_for_message(message=message)
+        if run is None:
+            raise ApplicationError("not_found", "That message is not a customer message.", status=404)
+        run_data = RunSerializer(run).data
+        return Response({
+            "status": MESSAGE_STATUS[run.status], "run_id": run.id, "user_message": run_data["user_message"],
+            "assistant_message": run_data["assistant_message"], "error": run_data["error"],
+        })
+
+
+class RunCancelApi(BaseApi):
+    @extend_schema(request=None, responses=RunSerializer)
+    def post(self, request: Request, run_id: UUID) -> Response:
+        """Cancel a run: queued ends now, in_progress ends at its next step; finished runs are unchanged."""
+        run = selectors.run_get(owner=customer_id_get(request), run_id=run_id)
+        return Response(RunSerializer(services.run_cancel(run=run)).data)
+
+
+# --- The long-poll: a plain async view -------------------------------------------------
+
+
+def _parse_wait(raw: str | None) -> float:
+    if raw is None or raw == "":
+        return 0.0
+    try:
+        wait = float(raw)
+    except ValueError:
+        wait = -1.0
+    if not 0 <= wait <= settings.LONG_POLL_MAX_SECONDS:
+        raise ApplicationError("invalid_input", f"wait must be a number of seconds from 0 to {settings.LONG_POLL_MAX_SECONDS}.",
+                               details={"fields": {"wait": [f"Must be 0 to {settings.LONG_POLL_MAX_SECONDS}."]}})
+    return wait
+
+
+async def _run_wait(owner: str | None, run_id: UUID, wait: float) -> Run | None:
+    if wait <= 0:
+        return await selectors.run_aget(owner=owner, run_id=run_id)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    async with notify.run_watch(run_id) as watch:
+        run = await selectors.run_aget(owner=owner, run_id=run_id)
+        while run is not None and run.status in Run.WAITING and (remaining := deadline - loop.time()) > 0:
+            await watch.wait(remaining)
+            run = await selectors.run_aget(owner=owner, run_id=run_id)
+    return run
+
+
+@extend_schema(responses=RunSerializer, parameters=[OpenApiParameter("wait", float)])
+async def run_detail(request: HttpRequest, run_id: UUID) -> HttpResponse:
+    """GET a run; `?wait=N` (0–30 s) holds the request until the run leaves queued/in_progress."""
+    if request.method not in ("GET", "HEAD"):
+        response = error_response(405, "method_not_allowed", f'Method "{request.method}" not allowed.')
+        response["Allow"] = "GET, HEAD"
+        return response
+    try:
+        wait = _parse_wait(request.GET.get("wait"))
+    except ApplicationError as error:
+        return error_response(error.status, error.code, error.message, error.details)
+    run = await _run_wait(await customer_id_aget(request), run_id, wait)
+    if run is None:
+        return error_response(404, "not_found", "Run not found.")
+    body = json.dumps(RunSerializer(run).data, cls=DRFJSONEncoder).encode()
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        return HttpResponse(status=304, headers=headers)
+    return HttpResponse(body, content_type="application/json", headers=headers)
+
+
+# --- Health ------------------------------------------------------------------------------
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Liveness: the process answers."""
+    return JsonResponse({"status": "ok"})
+
+
+def readyz(request: HttpRequest) -> JsonResponse:
+    """Readiness: Postgres and Redis both answer."""
+    checks = {"database": "ok", "redis": "ok" if settings.REDIS_URL else "not configured"}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        checks["database"] = "unavailable"
+    if settings.REDIS_URL:
+        try:
+            Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1).ping()
+        except RedisError:
+            checks["redis"] = "unavailable"
+    ready = all(value != "unavailable" for value in checks.values())
+    return JsonResponse({"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503)

@@ -1,0 +1,61 @@
+"""Reads of the chat app, always scoped to the calling customer (a foreign row is a 404)."""
+
+from uuid import UUID
+
+from django.db.models import QuerySet
+
+from bookly_project.errors import ApplicationError
+from chat.models import Message, Run, Thread
+
+RUN_RELATED = ("user_message", "assistant_message")
+
+
+def _not_found(what: str) -> ApplicationError:
+    return ApplicationError("not_found", f"{what} not found.", status=404)
+
+
+def threads_for_owner(*, owner: str | None) -> QuerySet[Thread]:
+    """The caller's threads, newest first."""
+    return Thread.objects.filter(owner=owner).order_by("-created_at") if owner else Thread.objects.none()
+
+
+def thread_get(*, owner: str | None, thread_id: UUID) -> Thread:
+    """One of the caller's threads; 404 if missing or someone else's."""
+    thread = Thread.objects.filter(id=thread_id, owner=owner).first() if owner else None
+    if thread is None:
+        raise _not_found("Thread")
+    return thread
+
+
+def messages_list(*, thread: Thread, after: Message | None, limit: int) -> list[Message]:
+    """Up to `limit` + 1 messages of the thread, oldest first, after the given one."""
+    messages = thread.messages.order_by("seq")
+    if after is not None:
+        messages = messages.filter(seq__gt=after.seq)
+    return list(messages[: limit + 1])
+
+
+def message_get(*, thread: Thread, message_id: UUID) -> Message:
+    message = Message.objects.filter(thread=thread, id=message_id).first()
+    if message is None:
+        raise _not_found("Message")
+    return message
+
+
+def run_for_message(*, message: Message) -> Run | None:
+    return Run.objects.select_related(*RUN_RELATED).filter(user_message=message).first()
+
+
+def run_get(*, owner: str | None, run_id: UUID) -> Run:
+    """One of the caller's runs; 404 if missing or someone else's."""
+    run = Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner).first() if owner else None
+    if run is None:
+        raise _not_found("Run")
+    return run
+
+
+async def run_aget(*, owner: str | None, run_id: UUID) -> Run | None:
+    """Async twin of run_get for the long-poll view; None when not the caller's."""
+    if not owner:
+        return None
+    return await Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner).afirst()

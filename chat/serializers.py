@@ -1,0 +1,97 @@
+"""Input and output shapes of the chat API (shared by the DRF views and the async long-poll)."""
+
+from django.conf import settings
+from rest_framework import serializers
+
+from chat.models import Message, Run, Thread
+
+
+class StrictCharField(serializers.CharField):
+    """A CharField that refuses numbers, booleans and objects instead of stringifying them."""
+
+    default_error_messages = {"not_a_string": "Must be a string."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("not_a_string")
+        return super().to_internal_value(data)
+
+
+class MessageInputSerializer(serializers.Serializer):
+    content = StrictCharField(max_length=settings.MESSAGE_MAX_CHARS, trim_whitespace=True)
+
+
+class ActionInputSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=["confirm", "decline"])
+
+
+class ThreadSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Thread
+        fields = ["id", "status", "created_at", "updated_at"]
+
+
+class MessageSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Message
+        fields = ["id", "role", "content", "created_at"]
+
+
+class RunErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class RunSerializer(serializers.ModelSerializer):
+    thread_id = serializers.UUIDField(read_only=True)
+    user_message = MessageSerializer(read_only=True)
+    assistant_message = MessageSerializer(read_only=True, allow_null=True)
+    required_action = serializers.SerializerMethodField()
+    error = serializers.SerializerMethodField()
+    poll_after_ms = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Run
+        fields = [
+            "id", "thread_id", "status", "user_message", "assistant_message", "required_action", "error",
+            "created_at", "started_at", "completed_at", "poll_after_ms",
+        ]
+
+    def get_required_action(self, run: Run) -> dict | None:
+        return None
+
+    def get_error(self, run: Run) -> dict | None:
+        if run.status in (Run.Status.FAILED, Run.Status.EXPIRED, Run.Status.CANCELLED) and run.error_code:
+            return {"code": run.error_code, "message": run.error_message}
+        return None
+
+    def get_poll_after_ms(self, run: Run) -> int | None:
+        return settings.POLL_AFTER_MS if run.status in Run.WAITING else None
+
+
+class MessageAcceptedSerializer(serializers.Serializer):
+    """The 202 body of a message POST."""
+
+    message = MessageSerializer()
+    run = RunSerializer()
+    status_url = serializers.CharField()
+    poll_after_ms = serializers.IntegerField()
+
+
+MESSAGE_STATUS = {
+    Run.Status.QUEUED: "processing",
+    Run.Status.IN_PROGRESS: "processing",
+    Run.Status.REQUIRES_ACTION: "requires_action",
+    Run.Status.COMPLETED: "completed",
+    Run.Status.FAILED: "error",
+    Run.Status.CANCELLED: "error",
+    Run.Status.EXPIRED: "error",
+}
+
+
+class MessageStatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=sorted(set(MESSAGE_STATUS.values())))
+    user_message = MessageSerializer()
+    assistant_message = MessageSerializer(allow_null=True)
+    run_id = serializers.UUIDField()
+    error = RunErrorSerializer(allow_null=True)

@@ -1,0 +1,277 @@
+"""Writes of the chat app. Called by chat/api.py and chat/tasks.py; runs turns via chat/agent.py.
+
+Every state change of a run is a conditional UPDATE on its current status, so two
+workers, a redelivered task and the sweep can race without doing anything twice.
+"""
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+from uuid import UUID
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import DatabaseError, IntegrityError, close_old_connections, transaction
+from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
+
+from bookly_project.celery import app as celery_app
+from bookly_project.errors import ApplicationError
+from chat import agent, notify
+from chat.llm import get_model
+from chat.models import Message, Run, Thread
+
+logger = logging.getLogger(__name__)
+
+RUN_TASK = "chat.tasks.run_turn"
+IDEMPOTENCY_LOCK_SECONDS = 30
+
+
+def thread_create(*, owner: str) -> Thread:
+    """A new open thread for this customer."""
+    return Thread.objects.create(owner=owner)
+
+
+@dataclass(frozen=True)
+class PostResult:
+    message: Message
+    run: Run
+    replayed: bool = False
+
+
+def message_post(*, thread: Thread, content: str, idempotency_key: str | None = None,
+                 fingerprint: str = "") -> PostResult:
+    """Store the customer's message and its queued run in one transaction; dispatch on commit.
+
+    With an Idempotency-Key: the same key and body replays the first result, another body
+    is a 422, and a key whose first request is still being processed is a 409.
+    """
+    if not idempotency_key:
+        return _message_store(thread=thread, content=content)
+
+    lock_key = f"idempotency:{thread.owner}:{idempotency_key}"
+    if not cache.add(lock_key, 1, IDEMPOTENCY_LOCK_SECONDS):
+        earlier = _idempotent_replay(thread=thread, key=idempotency_key, fingerprint=fingerprint)
+        if earlier:
+            return earlier
+        raise ApplicationError("idempotency_in_progress",
+                               "A request with this Idempotency-Key is still being processed.", status=409)
+    try:
+        earlier = _idempotent_replay(thread=thread, key=idempotency_key, fingerprint=fingerprint)
+        if earlier:
+            return earlier
+        try:
+            return _message_store(thread=thread, content=content, idempotency_key=idempotency_key,
+                                  fingerprint=fingerprint)
+        except IntegrityError:
+            # Lost a race the cache lock could not see (e.g. a per-process cache).
+            earlier = _idempotent_replay(thread=thread, key=idempotency_key, fingerprint=fingerprint)
+            if earlier:
+                return earlier
+            raise
+    finally:
+        cache.delete(lock_key)
+
+
+def _idempotent_replay(*, thread: Thread, key: str, fingerprint: str) -> PostResult | None:
+    message = (
+        Message.objects.filter(thread__owner=thread.owner, idempotency_key=key)
+        .select_related("run", "run__user_message", "run__assistant_message")
+        .first()
+    )
+    if message is None:
+        return None
+    if message.idempotency_fingerprint != fingerprint:
+        raise ApplicationError(
+            "idempotency_key_reused",
+            "This Idempotency-Key was already used with a different request.",
+            status=422,
+        )
+    return PostResult(message=message, run=message.run, replayed=True)
+
+
+def _message_store(*, thread: Thread, content: str, idempotency_key: str | None = None,
+                   fingerprint: str = "") -> PostResult:
+    try:
+        with transaction.atomic():
+            # Lock the thread row: messages of one thread get consecutive seq numbers in
+            # the order they are accepted, which is the order their runs execute in.
+            locked = Thread.objects.select_for_update().get(pk=thread.pk)
+            seq = locked.last_seq + 1
+            Thread.objects.filter(pk=thread.pk).update(last_seq=seq, updated_at=timezone.now())
+            message = Message.objects.create(
+                thread=locked, seq=seq, role=Message.Role.USER, content=content,
+                idempotency_key=idempotency_key, idempotency_fingerprint=fingerprint,
+            )
+            run = Run.objects.create(thread=locked, seq=seq, user_message=message, model=get_model().name,
+                                     dispatched_at=timezone.now())
+            transaction.on_commit(partial(run_dispatch, run_id=run.id))
+    except IntegrityError:
+        raise
+    except DatabaseError as error:
+        logger.exception("could not store a message for thread %s", thread.pk)
+        raise ApplicationError("storage_unavailable", "Your message could not be stored; please try again.",
+                               status=503) from error
+    return PostResult(message=message, run=run)
+
+
+def run_dispatch(*, run_id: UUID) -> None:
+    """Send the run's task. A broker failure is logged, not raised: the sweep re-dispatches."""
+    try:
+        celery_app.send_task(RUN_TASK, args=[str(run_id)])
+    except Exception:
+        logger.warning("could not enqueue run %s; the sweep will dispatch it", run_id)
+        Run.objects.filter(id=run_id, status=Run.Status.QUEUED).update(dispatched_at=None)
+
+
+def run_claim(*, run_id: UUID | str) -> Run | None:
+    """queued → in_progress, only if no earlier run of the thread is unfinished. One caller wins."""
+    earlier_unfinished = Run.objects.filter(
+        thread_id=OuterRef("thread_id"), seq__lt=OuterRef("seq"), status__in=Run.UNFINISHED
+    )
+    now = timezone.now()
+    claimed = (
+        Run.objects.filter(id=run_id, status=Run.Status.QUEUED)
+        .filter(~Exists(earlier_unfinished))
+        .update(status=Run.Status.IN_PROGRESS, attempts=F("attempts") + 1, started_at=now, heartbeat_at=now)
+    )
+    if not claimed:
+        return None
+    return Run.objects.select_related("thread", "user_message").get(id=run_id)
+
+
+def run_execute(*, run_id: UUID | str) -> None:
+    """The task's body: claim the run, run the agent outside any transaction, record the end.
+
+    Idempotent: a redelivered or duplicate task finds the run claimed and does nothing.
+    """
+    run = run_claim(run_id=run_id)
+    if run is None:
+        return
+    notify.run_changed(run.id)
+    try:
+        outcome = agent.run_turn(run)
+    except Exception:
+        logger.exception("run %s crashed", run.id)
+        close_old_connections()
+        outcome = agent.TurnOutcome(status=Run.Status.FAILED, error_code="internal_error",
+                                    error_message="Something went wrong while answering.")
+    close_old_connections()
+    run_finish(run=run, outcome=outcome)
+
+
+def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
+    """Record how the turn ended: the assistant message and the run's final status, atomically.
+
+    Fenced by `attempts`: a worker whose run was taken over by the sweep records nothing.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        locked = Thread.objects.select_for_update().get(pk=run.thread_id)
+        current = Run.objects.filter(id=run.id, attempts=run.attempts,
+                                     status=Run.Status.IN_PROGRESS)
+        if not current.exists():
+            return False
+        updates: dict = {"status": outcome.status, "completed_at": now, "heartbeat_at": now,
+                         "error_code": outcome.error_code, "error_message": outcome.error_message[:500]}
+        if outcome.status == Run.Status.COMPLETED:
+            seq = locked.last_seq + 1
+            Thread.objects.filter(pk=locked.pk).update(last_seq=seq, updated_at=now)
+            updates["assistant_message"] = Message.objects.create(
+                thread=locked, seq=seq, role=Message.Role.ASSISTANT, content=outcome.reply
+            )
+        current.update(**updates)
+        transaction.on_commit(partial(_run_ended, run_id=run.id, thread_id=run.thread_id))
+    return True
+
+
+def _run_ended(*, run_id: UUID, thread_id: UUID) -> None:
+    notify.run_changed(run_id)
+    run_dispatch_next(thread_id=thread_id)
+
+
+def run_dispatch_next(*, thread_id: UUID) -> None:
+    """Dispatch the thread's earliest queued run, if nothing before it is unfinished."""
+    unfinished = (
+        Run.objects.filter(thread_id=thread_id, status__in=Run.UNFINISHED).order_by("seq").values("id", "status").first()
+    )
+    if unfinished and unfinished["status"] == Run.Status.QUEUED:
+        run_dispatch(run_id=unfinished["id"])
+
+
+def run_cancel(*, run: Run) -> Run:
+    """queued → cancelled now; in_progress → cancelled at the agent's next step. Idempotent."""
+    now = timezone.now()
+    if Run.objects.filter(id=run.id, status=Run.Status.QUEUED).update(
+        status=Run.Status.CANCELLED, completed_at=now, error_code="cancelled", error_message="Cancelled by the customer."
+    ):
+        transaction.on_commit(partial(_run_ended, run_id=run.id, thread_id=run.thread_id))
+    else:
+        Run.objects.filter(id=run.id, status=Run.Status.IN_PROGRESS).update(cancel_requested=True)
+    run.refresh_from_db()
+    return run
+
+
+@dataclass
+class SweepReport:
+    redispatched: int = 0
+    requeued: int = 0
+    expired: int = 0
+
+
+def runs_sweep() -> SweepReport:
+    """Find runs no worker is executing and re-dispatch them, or end them `expired`.
+
+    - in_progress with a silent worker: back to queued (fenced on heartbeat), or expired
+      after RUN_MAX_ATTEMPTS;
+    - queued, unblocked, whose task went missing (enqueue failed, broker lost it): sent again;
+    - queued for longer than RUN_EXPIRE_AFTER_SECONDS: expired.
+    """
+    now = timezone.now()
+    report = SweepReport()
+    expire = partial(_run_expire, now=now)
+
+    stale = Run.objects.filter(status=Run.Status.IN_PROGRESS,
+                               heartbeat_at__lt=now - timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS))
+    for run in stale.only("id", "thread_id", "attempts", "heartbeat_at"):
+        if run.attempts >= settings.RUN_MAX_ATTEMPTS:
+            report.expired += expire(run, Run.Status.IN_PROGRESS, "worker_lost",
+                                     "The reply could not be finished; please send your message again.")
+        elif Run.objects.filter(id=run.id, status=Run.Status.IN_PROGRESS, heartbeat_at=run.heartbeat_at).update(
+            status=Run.Status.QUEUED, dispatched_at=now
+        ):
+            report.requeued += 1
+            run_dispatch(run_id=run.id)
+
+    too_old = Run.objects.filter(status=Run.Status.QUEUED,
+                                 created_at__lt=now - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS))
+    for run in too_old.only("id", "thread_id"):
+        report.expired += expire(run, Run.Status.QUEUED, "queue_timeout",
+                                 "The reply could not be started in time; please send your message again.")
+
+    earlier_unfinished = Run.objects.filter(
+        thread_id=OuterRef("thread_id"), seq__lt=OuterRef("seq"), status__in=Run.UNFINISHED
+    )
+    lost = Run.objects.filter(
+        Q(dispatched_at__isnull=True)
+        | Q(dispatched_at__lt=now - timedelta(seconds=settings.RUN_REDISPATCH_AFTER_SECONDS)),
+        status=Run.Status.QUEUED,
+    ).filter(~Exists(earlier_unfinished))
+    for run_id in lost.values_list("id", flat=True):
+        if Run.objects.filter(id=run_id, status=Run.Status.QUEUED).update(dispatched_at=now):
+            report.redispatched += 1
+            run_dispatch(run_id=run_id)
+    if report.redispatched or report.requeued or report.expired:
+        logger.warning("sweep: %s", report)
+    return report
+
+
+def _run_expire(run: Run, from_status: str, code: str, message: str, *, now) -> int:
+    updated = Run.objects.filter(id=run.id, status=from_status).update(
+        status=Run.Status.EXPIRED, completed_at=now, error_code=code, error_message=message
+    )
+    if updated:
+        notify.run_changed(run.id)
+        run_dispatch_next(thread_id=run.thread_id)
+    return updated

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from chat import api
+
+urlpatterns = [
+    path("session", api.SessionApi.as_view(), name="session"),
+    path("threads", api.ThreadListCreateApi.as_view(), name="thread-list"),
+    path("threads/<uuid:thread_id>", api.ThreadDetailApi.as_view(), name="thread-detail"),
+    path("threads/<uuid:thread_id>/messages", api.MessageListCreateApi.as_view(), name="message-list"),
+    path("threads/<uuid:thread_id>/messages/<uuid:message_id>/status", api.MessageStatusApi.as_view(),
+         name="message-status"),
+    path("runs/<uuid:run_id>", api.run_detail, name="run-detail"),
+    path("runs/<uuid:run_id>/cancel", api.RunCancelApi.as_view(), name="run-cancel"),
+]

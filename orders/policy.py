@@ -1,0 +1,36 @@
+"""The store's policies: the single source of truth for the prompt, the tools and the checks.
+
+Text here is quoted verbatim to customers by `lookup_policy`; the return facts are also
+what eligibility is computed from (orders/services.py).
+"""
+
+from decimal import Decimal
+
+RETURN_WINDOW_DAYS = 30
+REFUND_BUSINESS_DAYS = 7
+NON_RETURNABLE_CATEGORIES = frozenset({"ebook", "audiobook", "gift_card", "personalized"})
+RETURN_CONDITION = "unread, undamaged, and in the original packaging"
+REFUND_METHOD = "original payment method"
+MAX_REFUND_WITHOUT_HUMAN = Decimal("200.00")
+
+POLICY_TOPICS = ("shipping", "password_reset", "returns_overview")
+
+POLICY_TEXTS: dict[str, str] = {
+    "shipping": (
+        "Standard shipping takes 3 to 5 business days and is free on orders over $35; "
+        "otherwise it costs $4.99. Expedited shipping takes 1 to 2 business days and costs $12.99. "
+        "Orders ship within 1 business day of being placed, and a tracking number is emailed "
+        "as soon as the order ships."
+    ),
+    "password_reset": (
+        "To reset your password, choose \"Forgot password\" on the sign-in page and enter the "
+        "email address on your account. We will email you a reset link that is valid for "
+        "60 minutes. If the email does not arrive, check your spam folder or request a new link."
+    ),
+    "returns_overview": (
+        f"You can return books within {RETURN_WINDOW_DAYS} days of delivery if they are "
+        f"{RETURN_CONDITION}. Refunds go to your {REFUND_METHOD} within "
+        f"{REFUND_BUSINESS_DAYS} business days of us receiving the return. "
+        "Ebooks, audiobooks, gift cards and personalized items cannot be returned."
+    ),
+}
