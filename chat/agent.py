@@ -10,10 +10,10 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import close_old_connections, connection
 from django.db.models import F
 from django.utils import timezone
 
+from bookly_project.db import db_connection_release
 from chat import prompts
 from chat.history import history_build, tool_result_block
 from chat.llm import Model, ModelError, get_model
@@ -36,12 +36,6 @@ class TurnOutcome:
 
 class RunCancelled(Exception):
     pass
-
-
-def _release_db_connection() -> None:
-    """Give the connection back (to the pool) before a slow wait, so idle turns hold none."""
-    if not connection.in_atomic_block:
-        connection.close()
 
 
 def _heartbeat(run: Run, **usage: int) -> None:
@@ -96,12 +90,11 @@ def _loop(run: Run, model: Model) -> TurnOutcome:
             "tools": tool_schemas(),
             "messages": messages,
         }
-        _release_db_connection()
+        db_connection_release()
         started = time.monotonic()
         try:
             response = model.complete(request)
         except ModelError as error:
-            close_old_connections()
             ModelCall.objects.create(run=run, iteration=iteration, model=model.name, error_code=error.code,
                                      latency_ms=int((time.monotonic() - started) * 1000))
             return TurnOutcome(status=Run.Status.FAILED, error_code=error.code, error_message=error.message)

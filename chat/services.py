@@ -12,11 +12,12 @@ from uuid import UUID
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, IntegrityError, close_old_connections, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from bookly_project.celery import app as celery_app
+from bookly_project.db import db_connection_release
 from bookly_project.errors import ApplicationError
 from chat import agent, notify
 from chat.llm import get_model
@@ -154,10 +155,10 @@ def run_execute(*, run_id: UUID | str) -> None:
         outcome = agent.run_turn(run)
     except Exception:
         logger.exception("run %s crashed", run.id)
-        close_old_connections()
+        db_connection_release()
         outcome = agent.TurnOutcome(status=Run.Status.FAILED, error_code="internal_error",
                                     error_message="Something went wrong while answering.")
-    close_old_connections()
+    db_connection_release()
     run_finish(run=run, outcome=outcome)
 
 

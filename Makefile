@@ -1,0 +1,41 @@
+# The two commands a newcomer needs: `make run` and `make test`. See README.md.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+# make test talks to real Postgres and Redis at their default local addresses.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bookly
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: install run test lint format bench clean
+
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -r requirements.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	PORT=$(PORT) ./scripts/run.sh
+
+test: install
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) scripts/check_services.py
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOOKLY_LLM=offline ANTHROPIC_API_KEY= \
+		$(PY) manage.py makemigrations --check --dry-run
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOOKLY_LLM=offline ANTHROPIC_API_KEY= \
+		$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+clean:
+	rm -rf var artifacts

@@ -1,0 +1,161 @@
+"""Shared fixtures: two customers (alice, bob), the fake Messages API, a real Celery worker."""
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.test import Client
+
+from chat.llm import get_model
+from tests.fakes import FakeAnthropicServer
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "artifacts"
+
+
+class Customer:
+    """A browser-like API client: a real session, a real CSRF token on every unsafe call."""
+
+    def __init__(self) -> None:
+        self.client = Client(enforce_csrf_checks=True)
+        response = self.client.get("/api/v1/session")
+        assert response.status_code == 200
+        self.csrf = response.json()["csrf_token"]
+
+    def get(self, path: str, **headers):
+        return self.client.get(path, headers=headers)
+
+    def post(self, path: str, data=None, *, raw: bytes | str | None = None, content_type: str = "application/json",
+             **headers):
+        body = raw if raw is not None else json.dumps(data if data is not None else {})
+        return self.client.post(path, data=body, content_type=content_type,
+                                headers={"X-CSRFToken": self.csrf, **headers})
+
+    def new_thread(self) -> str:
+        response = self.post("/api/v1/threads")
+        assert response.status_code == 201, response.content
+        return response.json()["id"]
+
+    def say(self, thread_id: str, content: str, **headers):
+        return self.post(f"/api/v1/threads/{thread_id}/messages", {"content": content}, **headers)
+
+    def wait_run(self, run_id: str, *, timeout: float = 30.0) -> dict:
+        """Long-poll until the run settles (or the timeout passes); returns the run."""
+        deadline = time.monotonic() + timeout
+        while True:
+            response = self.get(f"/api/v1/runs/{run_id}?wait=10")
+            assert response.status_code == 200, response.content
+            run = json.loads(response.content)
+            if run["status"] not in ("queued", "in_progress") or time.monotonic() > deadline:
+                return run
+
+
+@pytest.fixture
+def alice(db) -> Customer:
+    return Customer()
+
+
+@pytest.fixture
+def bob(db) -> Customer:
+    return Customer()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_model_and_cache():
+    """Each test starts with the configured model rebuilt and an empty cache (throttle counters)."""
+    from django.core.cache import cache
+
+    get_model.cache_clear()
+    cache.clear()
+    yield
+    get_model.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def fake_anthropic_server() -> Iterator[FakeAnthropicServer]:
+    server = FakeAnthropicServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def fake_anthropic(fake_anthropic_server, settings, monkeypatch) -> FakeAnthropicServer:
+    """The anthropic backend, pointed at the fake server through the SDK's own variables."""
+    fake_anthropic_server.reset()
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic_server.url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-key")
+    settings.BOOKLY_LLM = "anthropic"
+    settings.ANTHROPIC_TIMEOUT_SECONDS = 2.0
+    get_model.cache_clear()
+    return fake_anthropic_server
+
+
+# --- A real Celery worker process ------------------------------------------------------------
+
+
+def _test_database_url() -> str:
+    db = settings.DATABASES["default"]
+    return f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@contextlib.contextmanager
+def celery_worker(env_overrides: dict | None = None, *, concurrency: int = 8, name: str = "worker") -> Iterator[Path]:
+    """Start `celery worker` against the test database and Redis; yield its log path; stop it."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    log_path = ARTIFACTS / f"{name}.log"
+    env = {**os.environ, "DATABASE_URL": _test_database_url(), "REDIS_URL": settings.REDIS_URL,
+           "BOOKLY_LLM": "offline", "DB_POOL_MAX_SIZE": "4", **(env_overrides or {})}
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "bookly_project", "worker", "--pool", "threads",
+             "--concurrency", str(concurrency), "--loglevel", "INFO", "--without-mingle", "--without-gossip",
+             "--hostname", f"{name}@%h"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while "ready." not in log_path.read_text():
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the Celery worker did not start; see {log_path}:\n{log_path.read_text()[-2000:]}")
+            time.sleep(0.1)
+        yield log_path
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def _clean_broker() -> None:
+    """Nothing queued by an earlier run of the suite may reach this run's workers."""
+    if not settings.REDIS_URL:
+        pytest.fail("The test suite needs Redis: set REDIS_URL (make test does).")
+    redis.Redis.from_url(settings.REDIS_URL).flushdb()
+
+
+@pytest.fixture(scope="module")
+def offline_worker(django_db_setup, django_db_blocker, _clean_broker) -> Iterator[Path]:
+    """A real worker running the offline model; tests using it need `transactional_db`."""
+    with celery_worker(name="offline-worker") as log:
+        yield log
+
+
+@pytest.fixture(scope="module")
+def anthropic_worker(django_db_setup, _clean_broker, fake_anthropic_server) -> Iterator[Path]:
+    """A real worker using the real SDK against the fake Messages API server."""
+    env = {"BOOKLY_LLM": "anthropic", "ANTHROPIC_BASE_URL": fake_anthropic_server.url,
+           "ANTHROPIC_API_KEY": "sk-ant-test-key", "ANTHROPIC_TIMEOUT_SECONDS": "5"}
+    with celery_worker(env, name="anthropic-worker") as log:
+        yield log
