@@ -32,8 +32,7 @@ class MessageInline(ReadOnlyInline):
 class RunInline(ReadOnlyInline):
     model = Run
     fk_name = "thread"
-    fields = ["seq", "status", "error_code", "attempts", "input_tokens", "output_tokens", "created_at",
-              "completed_at"]
+    fields = ["seq", "status", "error_code", "attempts", "input_tokens", "output_tokens", "created_at", "completed_at"]
     readonly_fields = fields
 
 
@@ -63,8 +62,18 @@ class ThreadAdmin(admin.ModelAdmin):
 
 class ModelCallInline(ReadOnlyInline):
     model = ModelCall
-    fields = ["iteration", "model", "stop_reason", "error_code", "latency_ms", "input_tokens", "output_tokens",
-              "cache_write_tokens", "cache_read_tokens", "response_content"]
+    fields = [
+        "iteration",
+        "model",
+        "stop_reason",
+        "error_code",
+        "latency_ms",
+        "input_tokens",
+        "output_tokens",
+        "cache_write_tokens",
+        "cache_read_tokens",
+        "response_content",
+    ]
     readonly_fields = fields
     show_change_link = False
 
@@ -78,8 +87,18 @@ class ToolCallInline(ReadOnlyInline):
 
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin):
-    list_display = ["id", "thread_link", "status", "error_code", "attempts", "model", "input_tokens",
-                    "output_tokens", "created_at", "completed_at"]
+    list_display = [
+        "id",
+        "thread_link",
+        "status",
+        "error_code",
+        "attempts",
+        "model",
+        "input_tokens",
+        "output_tokens",
+        "created_at",
+        "completed_at",
+    ]
     list_filter = ["status", "error_code", "model", "created_at"]
     search_fields = ["id", "thread__id"]
     date_hierarchy = "created_at"
@@ -97,5 +116,6 @@ class RunAdmin(admin.ModelAdmin):
 
     @admin.display(description="thread")
     def thread_link(self, run: Run) -> str:
-        return format_html('<a href="{}">{}</a>', reverse("admin:chat_thread_change", args=[run.thread_id]),
-                           run.thread_id)
+        return format_html(
+            '<a href="{}">{}</a>', reverse("admin:chat_thread_change", args=[run.thread_id]), run.thread_id
+        )

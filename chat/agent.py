@@ -41,8 +41,9 @@ class RunCancelled(Exception):
 def _heartbeat(run: Run, **usage: int) -> None:
     """Record progress (and usage) on the run; raise RunCancelled if the customer cancelled it."""
     updates = {name: F(name) + value for name, value in usage.items() if value}
-    updated = Run.objects.filter(id=run.id, status=Run.Status.IN_PROGRESS, attempts=run.attempts,
-                                 cancel_requested=False).update(heartbeat_at=timezone.now(), **updates)
+    updated = Run.objects.filter(
+        id=run.id, status=Run.Status.IN_PROGRESS, attempts=run.attempts, cancel_requested=False
+    ).update(heartbeat_at=timezone.now(), **updates)
     if not updated:
         raise RunCancelled()
 
@@ -67,8 +68,7 @@ def run_turn(run: Run, *, model: Model | None = None) -> TurnOutcome:
     try:
         return _loop(run, model)
     except RunCancelled:
-        return TurnOutcome(status=Run.Status.CANCELLED, error_code="cancelled",
-                           error_message="The run was cancelled.")
+        return TurnOutcome(status=Run.Status.CANCELLED, error_code="cancelled", error_message="The run was cancelled.")
 
 
 def _loop(run: Run, model: Model) -> TurnOutcome:
@@ -80,8 +80,7 @@ def _loop(run: Run, model: Model) -> TurnOutcome:
 
     while iteration < settings.AGENT_MAX_ITERATIONS:
         if time.monotonic() > deadline:
-            return TurnOutcome(status=Run.Status.FAILED, error_code="timeout",
-                               error_message="The reply took too long.")
+            return TurnOutcome(status=Run.Status.FAILED, error_code="timeout", error_message="The reply took too long.")
         _heartbeat(run)
         request = {
             "model": model.name,
@@ -95,16 +94,26 @@ def _loop(run: Run, model: Model) -> TurnOutcome:
         try:
             response = model.complete(request)
         except ModelError as error:
-            ModelCall.objects.create(run=run, iteration=iteration, model=model.name, error_code=error.code,
-                                     latency_ms=int((time.monotonic() - started) * 1000))
+            ModelCall.objects.create(
+                run=run,
+                iteration=iteration,
+                model=model.name,
+                error_code=error.code,
+                latency_ms=int((time.monotonic() - started) * 1000),
+            )
             return TurnOutcome(status=Run.Status.FAILED, error_code=error.code, error_message=error.message)
         latency_ms = int((time.monotonic() - started) * 1000)
         content = response.get("content") or []
         stop_reason = response.get("stop_reason") or ""
         usage = _usage(response)
         model_call = ModelCall.objects.create(
-            run=run, iteration=iteration, model=response.get("model") or model.name, response_content=content,
-            stop_reason=stop_reason, latency_ms=latency_ms, **usage,
+            run=run,
+            iteration=iteration,
+            model=response.get("model") or model.name,
+            response_content=content,
+            stop_reason=stop_reason,
+            latency_ms=latency_ms,
+            **usage,
         )
         _heartbeat(run, **usage)
         iteration += 1
@@ -112,8 +121,9 @@ def _loop(run: Run, model: Model) -> TurnOutcome:
         tool_uses = [block for block in content if block.get("type") == "tool_use"]
         if stop_reason == "tool_use" and tool_uses:
             messages.append({"role": "assistant", "content": content})
-            messages.append({"role": "user", "content": [_run_tool(run, model_call, block, context)
-                                                         for block in tool_uses]})
+            messages.append(
+                {"role": "user", "content": [_run_tool(run, model_call, block, context) for block in tool_uses]}
+            )
             continue
         if stop_reason == "max_tokens":
             return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TRUNCATED, ending="max_tokens")
@@ -133,9 +143,14 @@ def _run_tool(run: Run, model_call: ModelCall, block: dict, context: ToolContext
     started = time.monotonic()
     outcome = tool_execute(block.get("name", ""), block.get("input"), context)
     ToolCall.objects.create(
-        run=run, model_call=model_call, tool_use_id=block["id"], name=str(block.get("name", ""))[:64],
+        run=run,
+        model_call=model_call,
+        tool_use_id=block["id"],
+        name=str(block.get("name", ""))[:64],
         input=block.get("input") if isinstance(block.get("input"), dict) else {},
-        result=outcome.result, is_error=outcome.is_error, guardrail_code="",
+        result=outcome.result,
+        is_error=outcome.is_error,
+        guardrail_code="",
         duration_ms=int((time.monotonic() - started) * 1000),
     )
     return tool_result_block(block["id"], outcome.result, is_error=outcome.is_error)

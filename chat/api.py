@@ -54,8 +54,11 @@ class BaseApi(APIView):
 def _page_params(request: Request, default: int = 50, maximum: int = 100) -> int:
     raw = request.query_params.get("limit", str(default))
     if not raw.isdigit() or not 1 <= int(raw) <= maximum:
-        raise ApplicationError("invalid_input", f"limit must be a whole number from 1 to {maximum}.",
-                               details={"fields": {"limit": [f"Must be 1 to {maximum}."]}})
+        raise ApplicationError(
+            "invalid_input",
+            f"limit must be a whole number from 1 to {maximum}.",
+            details={"fields": {"limit": [f"Must be 1 to {maximum}."]}},
+        )
     return int(raw)
 
 
@@ -72,20 +75,27 @@ class ThreadListCreateApi(BaseApi):
         self.throttle_scope = "threads" if self.request.method == "POST" else None
         return super().get_throttles()
 
-    @extend_schema(responses=ThreadSerializer(many=True),
-                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
+    @extend_schema(
+        responses=ThreadSerializer(many=True),
+        parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+    )
     def get(self, request: Request) -> Response:
         limit = _page_params(request)
         offset_raw = request.query_params.get("offset", "0")
         if not offset_raw.isdigit():
-            raise ApplicationError("invalid_input", "offset must be a whole number.",
-                                   details={"fields": {"offset": ["Must be a whole number."]}})
+            raise ApplicationError(
+                "invalid_input",
+                "offset must be a whole number.",
+                details={"fields": {"offset": ["Must be a whole number."]}},
+            )
         offset = int(offset_raw)
-        threads = list(selectors.threads_for_owner(owner=customer_id_get(request))[offset: offset + limit + 1])
-        return Response({
-            "results": ThreadSerializer(threads[:limit], many=True).data,
-            "has_more": len(threads) > limit,
-        })
+        threads = list(selectors.threads_for_owner(owner=customer_id_get(request))[offset : offset + limit + 1])
+        return Response(
+            {
+                "results": ThreadSerializer(threads[:limit], many=True).data,
+                "has_more": len(threads) > limit,
+            }
+        )
 
     @extend_schema(request=None, responses={201: ThreadSerializer})
     def post(self, request: Request) -> Response:
@@ -111,8 +121,10 @@ class MessageListCreateApi(BaseApi):
         self.throttle_scope = "messages" if self.request.method == "POST" else None
         return super().get_throttles()
 
-    @extend_schema(responses=MessageSerializer(many=True),
-                   parameters=[OpenApiParameter("after", UUID), OpenApiParameter("limit", int)])
+    @extend_schema(
+        responses=MessageSerializer(many=True),
+        parameters=[OpenApiParameter("after", UUID), OpenApiParameter("limit", int)],
+    )
     def get(self, request: Request, thread_id: UUID) -> Response:
         """Messages of a thread, oldest first; `?after=<message_id>` continues a page."""
         thread = selectors.thread_get(owner=customer_id_get(request), thread_id=thread_id)
@@ -122,15 +134,20 @@ class MessageListCreateApi(BaseApi):
             try:
                 after_id = UUID(request.query_params["after"])
             except ValueError:
-                raise ApplicationError("invalid_input", "after must be a message id.",
-                                       details={"fields": {"after": ["Must be a UUID."]}}) from None
+                raise ApplicationError(
+                    "invalid_input", "after must be a message id.", details={"fields": {"after": ["Must be a UUID."]}}
+                ) from None
             after = selectors.message_get(thread=thread, message_id=after_id)
         messages = selectors.messages_list(thread=thread, after=after, limit=limit)
-        return Response({"results": MessageSerializer(messages[:limit], many=True).data,
-                         "has_more": len(messages) > limit})
+        return Response(
+            {"results": MessageSerializer(messages[:limit], many=True).data, "has_more": len(messages) > limit}
+        )
 
-    @extend_schema(request=MessageInputSerializer, responses={202: MessageAcceptedSerializer},
-                   parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)])
+    @extend_schema(
+        request=MessageInputSerializer,
+        responses={202: MessageAcceptedSerializer},
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
+    )
     def post(self, request: Request, thread_id: UUID) -> Response:
         """Accept a customer message: 202 at once; the reply arrives on the run (status_url)."""
         thread = selectors.thread_get(owner=customer_id_get(request), thread_id=thread_id)
@@ -140,14 +157,20 @@ class MessageListCreateApi(BaseApi):
         if key is not None and not (1 <= len(key) <= 255 and key.isprintable()):
             raise ApplicationError("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 printable characters.")
         result = services.message_post(
-            thread=thread, content=data.validated_data["content"], idempotency_key=key,
+            thread=thread,
+            content=data.validated_data["content"],
+            idempotency_key=key,
             fingerprint=_fingerprint(request, thread_id) if key else "",
         )
         status_url = request.build_absolute_uri(reverse("run-detail", args=[result.run.id]))
-        body = MessageAcceptedSerializer({
-            "message": result.message, "run": result.run, "status_url": status_url,
-            "poll_after_ms": settings.POLL_AFTER_MS,
-        }).data
+        body = MessageAcceptedSerializer(
+            {
+                "message": result.message,
+                "run": result.run,
+                "status_url": status_url,
+                "poll_after_ms": settings.POLL_AFTER_MS,
+            }
+        ).data
         headers = {"Location": status_url}
         if result.replayed:
             headers["Idempotent-Replayed"] = "true"
@@ -164,10 +187,15 @@ class MessageStatusApi(BaseApi):
         if run is None:
             raise ApplicationError("not_found", "That message is not a customer message.", status=404)
         run_data = RunSerializer(run).data
-        return Response({
-            "status": MESSAGE_STATUS[run.status], "run_id": run.id, "user_message": run_data["user_message"],
-            "assistant_message": run_data["assistant_message"], "error": run_data["error"],
-        })
+        return Response(
+            {
+                "status": MESSAGE_STATUS[run.status],
+                "run_id": run.id,
+                "user_message": run_data["user_message"],
+                "assistant_message": run_data["assistant_message"],
+                "error": run_data["error"],
+            }
+        )
 
 
 class RunCancelApi(BaseApi):
@@ -189,8 +217,11 @@ def _parse_wait(raw: str | None) -> float:
     except ValueError:
         wait = -1.0
     if not 0 <= wait <= settings.LONG_POLL_MAX_SECONDS:
-        raise ApplicationError("invalid_input", f"wait must be a number of seconds from 0 to {settings.LONG_POLL_MAX_SECONDS}.",
-                               details={"fields": {"wait": [f"Must be 0 to {settings.LONG_POLL_MAX_SECONDS}."]}})
+        raise ApplicationError(
+            "invalid_input",
+            f"wait must be a number of seconds from 0 to {settings.LONG_POLL_MAX_SECONDS}.",
+            details={"fields": {"wait": [f"Must be 0 to {settings.LONG_POLL_MAX_SECONDS}."]}},
+        )
     return wait
 
 

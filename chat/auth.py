@@ -47,6 +47,4 @@ class CustomerSessionAuthentication(BaseAuthentication):
 
 class CsrfFailed(exceptions.PermissionDenied):
     default_code = "csrf_failed"
-    default_detail = (
-        "CSRF check failed: call GET /api/v1/session first and send its token in the X-CSRFToken header."
-    )
+    default_detail = "CSRF check failed: call GET /api/v1/session first and send its token in the X-CSRFToken header."

@@ -48,8 +48,10 @@ class OfflineModel:
     def complete(self, request: dict) -> dict:
         messages = request["messages"]
         results = _tool_results(messages)
-        content = self._answer_tool_results(results) if results else self._answer_text(
-            _last_user_text(messages), turn=len(messages)
+        content = (
+            self._answer_tool_results(results)
+            if results
+            else self._answer_text(_last_user_text(messages), turn=len(messages))
         )
         stop_reason = "tool_use" if any(block["type"] == "tool_use" for block in content) else "end_turn"
         return {
@@ -60,15 +62,25 @@ class OfflineModel:
             "content": content,
             "stop_reason": stop_reason,
             "stop_sequence": None,
-            "usage": {"input_tokens": 0, "output_tokens": 0,
-                      "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+            "usage": {
+                "input_tokens": 0,
+                "output_tokens": 0,
+                "cache_creation_input_tokens": 0,
+                "cache_read_input_tokens": 0,
+            },
         }
 
     def _answer_text(self, text: str, *, turn: int) -> list[dict]:
         for topic, pattern in _POLICY_PATTERNS:
             if pattern.search(text):
-                return [{"type": "tool_use", "id": f"toolu_offline_{turn:04d}_0",
-                         "name": "lookup_policy", "input": {"topic": topic}}]
+                return [
+                    {
+                        "type": "tool_use",
+                        "id": f"toolu_offline_{turn:04d}_0",
+                        "name": "lookup_policy",
+                        "input": {"topic": topic},
+                    }
+                ]
         if _GREETING.search(text):
             return _text(
                 "Hello! I'm Bookly's support assistant. I can help with order status, returns, "

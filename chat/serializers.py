@@ -53,8 +53,17 @@ class RunSerializer(serializers.ModelSerializer):
     class Meta:
         model = Run
         fields = [
-            "id", "thread_id", "status", "user_message", "assistant_message", "required_action", "error",
-            "created_at", "started_at", "completed_at", "poll_after_ms",
+            "id",
+            "thread_id",
+            "status",
+            "user_message",
+            "assistant_message",
+            "required_action",
+            "error",
+            "created_at",
+            "started_at",
+            "completed_at",
+            "poll_after_ms",
         ]
 
     def get_required_action(self, run: Run) -> dict | None:

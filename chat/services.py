@@ -41,8 +41,9 @@ class PostResult:
     replayed: bool = False
 
 
-def message_post(*, thread: Thread, content: str, idempotency_key: str | None = None,
-                 fingerprint: str = "") -> PostResult:
+def message_post(
+    *, thread: Thread, content: str, idempotency_key: str | None = None, fingerprint: str = ""
+) -> PostResult:
     """Store the customer's message and its queued run in one transaction; dispatch on commit.
 
     With an Idempotency-Key: the same key and body replays the first result, another body
@@ -56,15 +57,17 @@ def message_post(*, thread: Thread, content: str, idempotency_key: str | None = 
         earlier = _idempotent_replay(thread=thread, key=idempotency_key, fingerprint=fingerprint)
         if earlier:
             return earlier
-        raise ApplicationError("idempotency_in_progress",
-                               "A request with this Idempotency-Key is still being processed.", status=409)
+        raise ApplicationError(
+            "idempotency_in_progress", "A request with this Idempotency-Key is still being processed.", status=409
+        )
     try:
         earlier = _idempotent_replay(thread=thread, key=idempotency_key, fingerprint=fingerprint)
         if earlier:
             return earlier
         try:
-            return _message_store(thread=thread, content=content, idempotency_key=idempotency_key,
-                                  fingerprint=fingerprint)
+            return _message_store(
+                thread=thread, content=content, idempotency_key=idempotency_key, fingerprint=fingerprint
+            )
         except IntegrityError:
             # Lost a race the cache lock could not see (e.g. a per-process cache).
             earlier = _idempotent_replay(thread=thread, key=idempotency_key, fingerprint=fingerprint)
@@ -92,8 +95,9 @@ def _idempotent_replay(*, thread: Thread, key: str, fingerprint: str) -> PostRes
     return PostResult(message=message, run=message.run, replayed=True)
 
 
-def _message_store(*, thread: Thread, content: str, idempotency_key: str | None = None,
-                   fingerprint: str = "") -> PostResult:
+def _message_store(
+    *, thread: Thread, content: str, idempotency_key: str | None = None, fingerprint: str = ""
+) -> PostResult:
     try:
         with transaction.atomic():
             # Lock the thread row: messages of one thread get consecutive seq numbers in
@@ -102,18 +106,24 @@ def _message_store(*, thread: Thread, content: str, idempotency_key: str | None 
             seq = locked.last_seq + 1
             Thread.objects.filter(pk=thread.pk).update(last_seq=seq, updated_at=timezone.now())
             message = Message.objects.create(
-                thread=locked, seq=seq, role=Message.Role.USER, content=content,
-                idempotency_key=idempotency_key, idempotency_fingerprint=fingerprint,
+                thread=locked,
+                seq=seq,
+                role=Message.Role.USER,
+                content=content,
+                idempotency_key=idempotency_key,
+                idempotency_fingerprint=fingerprint,
             )
-            run = Run.objects.create(thread=locked, seq=seq, user_message=message, model=get_model().name,
-                                     dispatched_at=timezone.now())
+            run = Run.objects.create(
+                thread=locked, seq=seq, user_message=message, model=get_model().name, dispatched_at=timezone.now()
+            )
             transaction.on_commit(partial(run_dispatch, run_id=run.id))
     except IntegrityError:
         raise
     except DatabaseError as error:
         logger.exception("could not store a message for thread %s", thread.pk)
-        raise ApplicationError("storage_unavailable", "Your message could not be stored; please try again.",
-                               status=503) from error
+        raise ApplicationError(
+            "storage_unavailable", "Your message could not be stored; please try again.", status=503
+        ) from error
     return PostResult(message=message, run=run)
 
 
@@ -156,8 +166,9 @@ def run_execute(*, run_id: UUID | str) -> None:
     except Exception:
         logger.exception("run %s crashed", run.id)
         db_connection_release()
-        outcome = agent.TurnOutcome(status=Run.Status.FAILED, error_code="internal_error",
-                                    error_message="Something went wrong while answering.")
+        outcome = agent.TurnOutcome(
+            status=Run.Status.FAILED, error_code="internal_error", error_message="Something went wrong while answering."
+        )
     db_connection_release()
     run_finish(run=run, outcome=outcome)
 
@@ -170,12 +181,16 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
     now = timezone.now()
     with transaction.atomic():
         locked = Thread.objects.select_for_update().get(pk=run.thread_id)
-        current = Run.objects.filter(id=run.id, attempts=run.attempts,
-                                     status=Run.Status.IN_PROGRESS)
+        current = Run.objects.filter(id=run.id, attempts=run.attempts, status=Run.Status.IN_PROGRESS)
         if not current.exists():
             return False
-        updates: dict = {"status": outcome.status, "completed_at": now, "heartbeat_at": now,
-                         "error_code": outcome.error_code, "error_message": outcome.error_message[:500]}
+        updates: dict = {
+            "status": outcome.status,
+            "completed_at": now,
+            "heartbeat_at": now,
+            "error_code": outcome.error_code,
+            "error_message": outcome.error_message[:500],
+        }
         if outcome.status == Run.Status.COMPLETED:
             seq = locked.last_seq + 1
             Thread.objects.filter(pk=locked.pk).update(last_seq=seq, updated_at=now)
@@ -195,7 +210,10 @@ def _run_ended(*, run_id: UUID, thread_id: UUID) -> None:
 def run_dispatch_next(*, thread_id: UUID) -> None:
     """Dispatch the thread's earliest queued run, if nothing before it is unfinished."""
     unfinished = (
-        Run.objects.filter(thread_id=thread_id, status__in=Run.UNFINISHED).order_by("seq").values("id", "status").first()
+        Run.objects.filter(thread_id=thread_id, status__in=Run.UNFINISHED)
+        .order_by("seq")
+        .values("id", "status")
+        .first()
     )
     if unfinished and unfinished["status"] == Run.Status.QUEUED:
         run_dispatch(run_id=unfinished["id"])
@@ -205,7 +223,10 @@ def run_cancel(*, run: Run) -> Run:
     """queued → cancelled now; in_progress → cancelled at the agent's next step. Idempotent."""
     now = timezone.now()
     if Run.objects.filter(id=run.id, status=Run.Status.QUEUED).update(
-        status=Run.Status.CANCELLED, completed_at=now, error_code="cancelled", error_message="Cancelled by the customer."
+        status=Run.Status.CANCELLED,
+        completed_at=now,
+        error_code="cancelled",
+        error_message="Cancelled by the customer.",
     ):
         transaction.on_commit(partial(_run_ended, run_id=run.id, thread_id=run.thread_id))
     else:
@@ -233,23 +254,33 @@ def runs_sweep() -> SweepReport:
     report = SweepReport()
     expire = partial(_run_expire, now=now)
 
-    stale = Run.objects.filter(status=Run.Status.IN_PROGRESS,
-                               heartbeat_at__lt=now - timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS))
+    stale = Run.objects.filter(
+        status=Run.Status.IN_PROGRESS, heartbeat_at__lt=now - timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS)
+    )
     for run in stale.only("id", "thread_id", "attempts", "heartbeat_at"):
         if run.attempts >= settings.RUN_MAX_ATTEMPTS:
-            report.expired += expire(run, Run.Status.IN_PROGRESS, "worker_lost",
-                                     "The reply could not be finished; please send your message again.")
+            report.expired += expire(
+                run,
+                Run.Status.IN_PROGRESS,
+                "worker_lost",
+                "The reply could not be finished; please send your message again.",
+            )
         elif Run.objects.filter(id=run.id, status=Run.Status.IN_PROGRESS, heartbeat_at=run.heartbeat_at).update(
             status=Run.Status.QUEUED, dispatched_at=now
         ):
             report.requeued += 1
             run_dispatch(run_id=run.id)
 
-    too_old = Run.objects.filter(status=Run.Status.QUEUED,
-                                 created_at__lt=now - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS))
+    too_old = Run.objects.filter(
+        status=Run.Status.QUEUED, created_at__lt=now - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS)
+    )
     for run in too_old.only("id", "thread_id"):
-        report.expired += expire(run, Run.Status.QUEUED, "queue_timeout",
-                                 "The reply could not be started in time; please send your message again.")
+        report.expired += expire(
+            run,
+            Run.Status.QUEUED,
+            "queue_timeout",
+            "The reply could not be started in time; please send your message again.",
+        )
 
     earlier_unfinished = Run.objects.filter(
         thread_id=OuterRef("thread_id"), seq__lt=OuterRef("seq"), status__in=Run.UNFINISHED

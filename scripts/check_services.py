@@ -15,8 +15,12 @@ def main() -> int:
     db = environ.Env.db_url_config(database_url)
     try:
         psycopg.connect(
-            host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], password=db["PASSWORD"] or None,
-            dbname="postgres", connect_timeout=3,
+            host=db["HOST"],
+            port=db["PORT"] or 5432,
+            user=db["USER"],
+            password=db["PASSWORD"] or None,
+            dbname="postgres",
+            connect_timeout=3,
         ).close()
     except psycopg.Error as error:
         problems.append(f"Postgres is not reachable at {db['HOST']}:{db['PORT'] or 5432} ({error}).")
@@ -27,8 +31,9 @@ def main() -> int:
     for problem in problems:
         print(f"make test: {problem}", file=sys.stderr)
     if problems:
-        print("Start them (see README, 'Running the tests') or set TEST_DATABASE_URL / TEST_REDIS_URL.",
-              file=sys.stderr)
+        print(
+            "Start them (see README, 'Running the tests') or set TEST_DATABASE_URL / TEST_REDIS_URL.", file=sys.stderr
+        )
         return 1
     return 0
 

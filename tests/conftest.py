@@ -34,11 +34,13 @@ class Customer:
     def get(self, path: str, **headers):
         return self.client.get(path, headers=headers)
 
-    def post(self, path: str, data=None, *, raw: bytes | str | None = None, content_type: str = "application/json",
-             **headers):
+    def post(
+        self, path: str, data=None, *, raw: bytes | str | None = None, content_type: str = "application/json", **headers
+    ):
         body = raw if raw is not None else json.dumps(data if data is not None else {})
-        return self.client.post(path, data=body, content_type=content_type,
-                                headers={"X-CSRFToken": self.csrf, **headers})
+        return self.client.post(
+            path, data=body, content_type=content_type, headers={"X-CSRFToken": self.csrf, **headers}
+        )
 
     def new_thread(self) -> str:
         response = self.post("/api/v1/threads")
@@ -112,14 +114,39 @@ def celery_worker(env_overrides: dict | None = None, *, concurrency: int = 8, na
     """Start `celery worker` against the test database and Redis; yield its log path; stop it."""
     ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / f"{name}.log"
-    env = {**os.environ, "DATABASE_URL": _test_database_url(), "REDIS_URL": settings.REDIS_URL,
-           "BOOKLY_LLM": "offline", "DB_POOL_MAX_SIZE": "4", **(env_overrides or {})}
+    env = {
+        **os.environ,
+        "DATABASE_URL": _test_database_url(),
+        "REDIS_URL": settings.REDIS_URL,
+        "BOOKLY_LLM": "offline",
+        "DB_POOL_MAX_SIZE": "4",
+        **(env_overrides or {}),
+    }
     with open(log_path, "w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "bookly_project", "worker", "--pool", "threads",
-             "--concurrency", str(concurrency), "--loglevel", "INFO", "--without-mingle", "--without-gossip",
-             "--hostname", f"{name}@%h"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "bookly_project",
+                "worker",
+                "--pool",
+                "threads",
+                "--concurrency",
+                str(concurrency),
+                "--loglevel",
+                "INFO",
+                "--without-mingle",
+                "--without-gossip",
+                "--hostname",
+                f"{name}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     try:
         deadline = time.monotonic() + 30
@@ -155,7 +182,11 @@ def offline_worker(django_db_setup, django_db_blocker, _clean_broker) -> Iterato
 @pytest.fixture(scope="module")
 def anthropic_worker(django_db_setup, _clean_broker, fake_anthropic_server) -> Iterator[Path]:
     """A real worker using the real SDK against the fake Messages API server."""
-    env = {"BOOKLY_LLM": "anthropic", "ANTHROPIC_BASE_URL": fake_anthropic_server.url,
-           "ANTHROPIC_API_KEY": "sk-ant-test-key", "ANTHROPIC_TIMEOUT_SECONDS": "5"}
+    env = {
+        "BOOKLY_LLM": "anthropic",
+        "ANTHROPIC_BASE_URL": fake_anthropic_server.url,
+        "ANTHROPIC_API_KEY": "sk-ant-test-key",
+        "ANTHROPIC_TIMEOUT_SECONDS": "5",
+    }
     with celery_worker(env, name="anthropic-worker") as log:
         yield log

@@ -24,8 +24,9 @@ class FakeReply:
     delay: float = 0.0
 
 
-def message_body(content: list[dict], *, stop_reason: str = "end_turn", usage: dict | None = None,
-                 model: str = "claude-sonnet-4-6") -> dict:
+def message_body(
+    content: list[dict], *, stop_reason: str = "end_turn", usage: dict | None = None, model: str = "claude-sonnet-4-6"
+) -> dict:
     return {
         "id": f"msg_fake_{next(_ids)}",
         "type": "message",
@@ -34,8 +35,8 @@ def message_body(content: list[dict], *, stop_reason: str = "end_turn", usage: d
         "content": content,
         "stop_reason": stop_reason,
         "stop_sequence": None,
-        "usage": usage or {"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": 0,
-                           "cache_read_input_tokens": 0},
+        "usage": usage
+        or {"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
     }
 
 
@@ -43,27 +44,42 @@ def text_reply(text: str, **kwargs) -> FakeReply:
     return FakeReply(body=message_body([{"type": "text", "text": text}], **kwargs))
 
 
-def tool_use_reply(name: str, tool_input: dict, *, text: str | None = None, tool_use_id: str | None = None) -> FakeReply:
+def tool_use_reply(
+    name: str, tool_input: dict, *, text: str | None = None, tool_use_id: str | None = None
+) -> FakeReply:
     content = [{"type": "text", "text": text}] if text else []
-    content.append({"type": "tool_use", "id": tool_use_id or f"toolu_fake_{next(_ids)}", "name": name,
-                    "input": tool_input})
+    content.append(
+        {"type": "tool_use", "id": tool_use_id or f"toolu_fake_{next(_ids)}", "name": name, "input": tool_input}
+    )
     return FakeReply(body=message_body(content, stop_reason="tool_use"))
 
 
 def multi_tool_use_reply(calls: list[tuple[str, dict]]) -> FakeReply:
-    content = [{"type": "tool_use", "id": f"toolu_fake_{next(_ids)}", "name": name, "input": tool_input}
-               for name, tool_input in calls]
+    content = [
+        {"type": "tool_use", "id": f"toolu_fake_{next(_ids)}", "name": name, "input": tool_input}
+        for name, tool_input in calls
+    ]
     return FakeReply(body=message_body(content, stop_reason="tool_use"))
 
 
-_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
-                404: "not_found_error", 429: "rate_limit_error", 500: "api_error", 529: "overloaded_error"}
+_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
 
 
 def error_reply(status: int, *, retry_after: float | None = None, message: str = "fake error") -> FakeReply:
     headers = {"retry-after": str(retry_after)} if retry_after is not None else {}
-    return FakeReply(status=status, body={"type": "error", "error": {"type": _ERROR_TYPES.get(status, "api_error"),
-                                                                    "message": message}}, headers=headers)
+    return FakeReply(
+        status=status,
+        body={"type": "error", "error": {"type": _ERROR_TYPES.get(status, "api_error"), "message": message}},
+        headers=headers,
+    )
 
 
 def hang(seconds: float) -> FakeReply:

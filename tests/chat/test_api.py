@@ -40,8 +40,9 @@ def test_post_without_csrf_token_is_rejected_with_csrf_failed(alice):
 
 
 def test_post_with_a_wrong_csrf_token_is_rejected(alice):
-    response = alice.client.post("/api/v1/threads", data="{}", content_type="application/json",
-                                 headers={"X-CSRFToken": "x" * 64})
+    response = alice.client.post(
+        "/api/v1/threads", data="{}", content_type="application/json", headers={"X-CSRFToken": "x" * 64}
+    )
     assert response.status_code == 403
     assert error_code(response) == "csrf_failed"
 
@@ -168,8 +169,9 @@ def test_invalid_json_is_400(alice):
 
 def test_non_json_body_is_415(alice):
     thread = alice.new_thread()
-    response = alice.post(f"/api/v1/threads/{thread}/messages", raw="content=hi",
-                          content_type="application/x-www-form-urlencoded")
+    response = alice.post(
+        f"/api/v1/threads/{thread}/messages", raw="content=hi", content_type="application/x-www-form-urlencoded"
+    )
     assert response.status_code == 415
     assert error_code(response) == "unsupported_media_type"
 
@@ -417,9 +419,14 @@ def test_openapi_schema_lists_every_endpoint(client):
     assert response.status_code == 200
     schema = json.loads(response.content)
     paths = set(schema["paths"])
-    for expected in ["/api/v1/session", "/api/v1/threads", "/api/v1/threads/{thread_id}",
-                     "/api/v1/threads/{thread_id}/messages", "/api/v1/runs/{run_id}/cancel",
-                     "/api/v1/threads/{thread_id}/messages/{message_id}/status"]:
+    for expected in [
+        "/api/v1/session",
+        "/api/v1/threads",
+        "/api/v1/threads/{thread_id}",
+        "/api/v1/threads/{thread_id}/messages",
+        "/api/v1/runs/{run_id}/cancel",
+        "/api/v1/threads/{thread_id}/messages/{message_id}/status",
+    ]:
         assert expected in paths
 
 
