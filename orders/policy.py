@@ -34,3 +34,11 @@ POLICY_TEXTS: dict[str, str] = {
         "Ebooks, audiobooks, gift cards and personalized items cannot be returned."
     ),
 }
+
+# What a customer is told once a return is started (initiate_return). No numbers beyond the
+# policy's own, so every fact in the reply is grounded in this module.
+RETURN_LABEL_INSTRUCTIONS = (
+    "A prepaid return label will be emailed to the address on the order. Pack the items so they stay "
+    f"{RETURN_CONDITION}, attach the label, and drop the parcel off with the carrier."
+)
+REFUND_TIMELINE = f"within {REFUND_BUSINESS_DAYS} business days of us receiving the return"
