@@ -1,8 +1,8 @@
-"""The agent loop: one claimed run in, one reply (or a failure) out.
+"""The agent loop: one claimed run in, one reply, a pause for the customer, or a failure out.
 
 Called by chat/services.py `run_execute` outside any transaction; calls chat/llm.py for
-the model and chat/tools.py for tools, recording every step. Guardrail layers plug in
-at the marked points so they stay visible in the loop.
+the model, chat/tools.py for tools and guardrails/ for every check, recording each step.
+All guardrail calls are here, in the loop, not hidden inside tools or the model wrapper.
 """
 
 import logging
@@ -18,7 +18,14 @@ from chat import prompts
 from chat.history import history_build, tool_result_block
 from chat.llm import Model, ModelError, get_model
 from chat.models import ModelCall, Run, ToolCall
-from chat.tools import ToolContext, tool_execute, tool_schemas
+from chat.tools import TOOLS, ToolContext, ToolOutcome, tool_apply, tool_execute, tool_schemas
+from guardrails import services as guardrails
+from guardrails.checks import check_effect, check_tool_call
+from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
+from guardrails.state import thread_guard_state
+from guardrails.verdict import Verdict
+from orders.models import Order
+from orders.services import ReturnEffect, order_eligibility
 
 logger = logging.getLogger(__name__)
 
@@ -27,7 +34,7 @@ logger = logging.getLogger(__name__)
 class TurnOutcome:
     """How a turn ended. `reply` is what the customer will see when it completed."""
 
-    status: str  # one of Run.Status: completed, failed, cancelled
+    status: str  # one of Run.Status: completed, requires_action, failed, cancelled
     reply: str = ""
     error_code: str = ""
     error_message: str = ""
@@ -36,6 +43,16 @@ class TurnOutcome:
 
 class RunCancelled(Exception):
     pass
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What every step of one turn needs to know."""
+
+    run: Run
+    model: Model
+    policy: GuardrailPolicy
+    context: ToolContext
 
 
 def _heartbeat(run: Run, **usage: int) -> None:
@@ -64,19 +81,25 @@ def _final_text(content: list[dict]) -> str:
 
 def run_turn(run: Run, *, model: Model | None = None) -> TurnOutcome:
     """Run the tool-use loop for a claimed run. Raises nothing the caller must handle but bugs."""
-    model = model or get_model()
+    turn = Turn(
+        run=run,
+        model=model or get_model(),
+        policy=guardrails.policy_current(),
+        context=ToolContext(thread_id=run.thread_id, run_id=run.id),
+    )
     try:
-        return _loop(run, model)
+        return _loop(turn)
     except RunCancelled:
-        return TurnOutcome(status=Run.Status.CANCELLED, error_code="cancelled", error_message="The run was cancelled.")
+        return TurnOutcome(
+            status=Run.Status.CANCELLED, error_code="cancelled", error_message="The run was cancelled."
+        )
 
 
-def _loop(run: Run, model: Model) -> TurnOutcome:
+def _loop(turn: Turn) -> TurnOutcome:
+    run, model = turn.run, turn.model
     messages = history_build(run)
     iteration = ModelCall.objects.filter(run=run).count()
     deadline = time.monotonic() + settings.RUN_DEADLINE_SECONDS
-    context = ToolContext(thread_id=run.thread_id, run_id=run.id)
-    # Seam (L0): screen the customer's input here before any model call.
 
     while iteration < settings.AGENT_MAX_ITERATIONS:
         if time.monotonic() > deadline:
@@ -85,7 +108,7 @@ def _loop(run: Run, model: Model) -> TurnOutcome:
         request = {
             "model": model.name,
             "max_tokens": settings.MODEL_MAX_TOKENS,
-            "system": prompts.SYSTEM_PROMPT,  # Seam (L1/L2): prompt and reminders.
+            "system": prompts.SYSTEM_PROMPT,
             "tools": tool_schemas(),
             "messages": messages,
         }
@@ -95,10 +118,7 @@ def _loop(run: Run, model: Model) -> TurnOutcome:
             response = model.complete(request)
         except ModelError as error:
             ModelCall.objects.create(
-                run=run,
-                iteration=iteration,
-                model=model.name,
-                error_code=error.code,
+                run=run, iteration=iteration, model=model.name, error_code=error.code,
                 latency_ms=int((time.monotonic() - started) * 1000),
             )
             return TurnOutcome(status=Run.Status.FAILED, error_code=error.code, error_message=error.message)
@@ -107,29 +127,24 @@ def _loop(run: Run, model: Model) -> TurnOutcome:
         stop_reason = response.get("stop_reason") or ""
         usage = _usage(response)
         model_call = ModelCall.objects.create(
-            run=run,
-            iteration=iteration,
-            model=response.get("model") or model.name,
-            response_content=content,
-            stop_reason=stop_reason,
-            latency_ms=latency_ms,
-            **usage,
+            run=run, iteration=iteration, model=response.get("model") or model.name, response_content=content,
+            stop_reason=stop_reason, latency_ms=latency_ms, **usage,
         )
         _heartbeat(run, **usage)
         iteration += 1
 
         tool_uses = [block for block in content if block.get("type") == "tool_use"]
         if stop_reason == "tool_use" and tool_uses:
+            results, paused = _run_tools(turn, model_call, tool_uses)
+            if paused:
+                return TurnOutcome(status=Run.Status.REQUIRES_ACTION, ending="confirmation_required")
             messages.append({"role": "assistant", "content": content})
-            messages.append(
-                {"role": "user", "content": [_run_tool(run, model_call, block, context) for block in tool_uses]}
-            )
+            messages.append({"role": "user", "content": results})
             continue
         if stop_reason == "max_tokens":
             return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TRUNCATED, ending="max_tokens")
         if stop_reason == "refusal":
             return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_MODEL_REFUSED, ending="refusal")
-        # Seam (L4): validate the final reply here.
         reply = _final_text(content)
         if not reply:
             return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="empty")
@@ -138,19 +153,100 @@ def _loop(run: Run, model: Model) -> TurnOutcome:
     return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="max_iterations")
 
 
-def _run_tool(run: Run, model_call: ModelCall, block: dict, context: ToolContext) -> dict:
-    """Execute one tool_use (seam for L3 stage 1/2 checks) and record it."""
+# --- Tools, with the two-stage check -----------------------------------------------------------
+
+
+WAITING_FOR_CUSTOMER = ToolOutcome(
+    {"error": {"code": "confirmation_pending",
+               "message": "Not run: another action in this response is waiting for the customer's confirmation."}},
+    is_error=True, code="confirmation_pending",
+)
+
+
+def _run_tools(turn: Turn, model_call: ModelCall, tool_uses: list[dict]) -> tuple[list[dict], bool]:
+    """Run a response's tool_use blocks in order; stop running them once one waits for the customer."""
+    results: list[dict] = []
+    paused = False
+    for block in tool_uses:
+        if paused:
+            _record(turn, model_call, block, WAITING_FOR_CUSTOMER, started=time.monotonic())
+            continue
+        result = _run_tool(turn, model_call, block)
+        if isinstance(result, PendingAction):
+            paused = True
+        else:
+            results.append(result)
+    return results, paused
+
+
+def _arguments(block: dict) -> dict:
+    return block["input"] if isinstance(block.get("input"), dict) else {}
+
+
+def _run_tool(turn: Turn, model_call: ModelCall, block: dict) -> dict | PendingAction:
+    """Stage 1 → execute → (mutating) compute effect → stage 2 → pause for the customer, or apply."""
     started = time.monotonic()
-    outcome = tool_execute(block.get("name", ""), block.get("input"), context)
-    ToolCall.objects.create(
-        run=run,
-        model_call=model_call,
-        tool_use_id=block["id"],
-        name=str(block.get("name", ""))[:64],
-        input=block.get("input") if isinstance(block.get("input"), dict) else {},
-        result=outcome.result,
-        is_error=outcome.is_error,
-        guardrail_code="",
-        duration_ms=int((time.monotonic() - started) * 1000),
+    name, arguments = str(block.get("name", ""))[:64], _arguments(block)
+    state = thread_guard_state(thread_id=turn.run.thread_id)
+    verdict = check_tool_call(name=name, arguments=arguments, state=state, policy=turn.policy)
+    if not verdict.allowed:
+        return _refused(turn, model_call, block, verdict, stage="stage1", started=started)
+
+    outcome = tool_execute(name, arguments, turn.context)
+    tool = TOOLS.get(name)
+    if tool is not None and tool.mutating and not outcome.is_error:
+        effect = outcome.effect
+        verdict, prices = effect_check(effect, turn.policy)
+        if not verdict.allowed:
+            return _refused(turn, model_call, block, verdict, stage="stage2", started=started)
+        if verdict.needs_confirmation:
+            action = guardrails.pending_action_create(
+                run=turn.run, model_call=model_call, tool_use_id=block["id"], tool_name=name, arguments=arguments,
+                effect=effect, preview=guardrails.return_preview(effect, prices),
+            )
+            guardrails.event_record(
+                layer=GuardrailEvent.Layer.TOOLS, stage="stage2", code="confirmation_required",
+                action=GuardrailEvent.Action.CONFIRMATION_REQUIRED, thread_id=turn.run.thread_id,
+                run_id=turn.run.id, tool_name=name, policy_version=turn.policy.version,
+            )
+            return action
+        outcome = tool_apply(name, effect.as_dict(), turn.context)
+    return _record(turn, model_call, block, outcome, started=started)
+
+
+def effect_check(effect: ReturnEffect, policy: GuardrailPolicy) -> tuple[Verdict, dict]:
+    """Stage 2 against the order as it is now; also returns item prices for the preview."""
+    order = Order.objects.prefetch_related("items").get(order_id=effect.order_id)
+    verdict = check_effect(effect=effect, eligibility=order_eligibility(order=order), policy=policy)
+    return verdict, {item.id: item.price for item in order.items.all()}
+
+
+def _refused(turn: Turn, model_call: ModelCall, block: dict, verdict: Verdict, *, stage: str,
+             started: float) -> dict:
+    outcome = ToolOutcome({"error": {"code": verdict.code, "message": verdict.detail}}, is_error=True,
+                          code=verdict.code)
+    result = _record(turn, model_call, block, outcome, started=started, guardrail_code=verdict.code)
+    guardrails.event_record(
+        layer=GuardrailEvent.Layer.TOOLS, stage=stage, code=verdict.code, action=GuardrailEvent.Action.BLOCKED,
+        thread_id=turn.run.thread_id, run_id=turn.run.id, tool_name=str(block.get("name", ""))[:64],
+        tool_call=ToolCall.objects.filter(run=turn.run, tool_use_id=block["id"]).last(),
+        policy_version=turn.policy.version,
     )
+    return result
+
+
+def _record(turn: Turn, model_call: ModelCall, block: dict, outcome: ToolOutcome, *, started: float,
+            guardrail_code: str = "") -> dict:
+    tool_call_record(run=turn.run, model_call=model_call, tool_use_id=block["id"],
+                     name=str(block.get("name", ""))[:64], arguments=_arguments(block), outcome=outcome,
+                     guardrail_code=guardrail_code, duration_ms=int((time.monotonic() - started) * 1000))
     return tool_result_block(block["id"], outcome.result, is_error=outcome.is_error)
+
+
+def tool_call_record(*, run: Run, model_call: ModelCall, tool_use_id: str, name: str, arguments: dict,
+                     outcome: ToolOutcome, guardrail_code: str = "", duration_ms: int = 0) -> ToolCall:
+    """The transcript row for one tool_use; its result is what the model is told."""
+    return ToolCall.objects.create(
+        run=run, model_call=model_call, tool_use_id=tool_use_id, name=name, input=arguments,
+        result=outcome.result, is_error=outcome.is_error, guardrail_code=guardrail_code, duration_ms=duration_ms,
+    )

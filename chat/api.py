@@ -24,10 +24,11 @@ from rest_framework.utils.encoders import JSONEncoder as DRFJSONEncoder
 from rest_framework.views import APIView
 
 from bookly_project.errors import ApplicationError, error_response
-from chat import notify, selectors, services
+from chat import actions, notify, selectors, services
 from chat.auth import customer_id_aget, customer_id_ensure, customer_id_get
 from chat.models import Run
 from chat.serializers import (
+    ActionInputSerializer,
     MESSAGE_STATUS,
     MessageAcceptedSerializer,
     MessageInputSerializer,
@@ -193,6 +194,7 @@ class MessageStatusApi(BaseApi):
                 "run_id": run.id,
                 "user_message": run_data["user_message"],
                 "assistant_message": run_data["assistant_message"],
+                "required_action": run_data["required_action"],
                 "error": run_data["error"],
             }
         )
@@ -204,6 +206,17 @@ class RunCancelApi(BaseApi):
         """Cancel a run: queued ends now, in_progress ends at its next step; finished runs are unchanged."""
         run = selectors.run_get(owner=customer_id_get(request), run_id=run_id)
         return Response(RunSerializer(services.run_cancel(run=run)).data)
+
+
+class RunActionApi(BaseApi):
+    @extend_schema(request=ActionInputSerializer, responses={202: RunSerializer})
+    def post(self, request: Request, run_id: UUID, action_id: UUID) -> Response:
+        """The customer's Confirm / Cancel on a pending return. 202: the run resumes for the reply."""
+        run = selectors.run_get(owner=customer_id_get(request), run_id=run_id)
+        data = ActionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        run = actions.action_decide(run=run, action_id=action_id, decision=data.validated_data["decision"])
+        return Response(RunSerializer(selectors.run_with_action(run)).data, status=status.HTTP_202_ACCEPTED)
 
 
 # --- The long-poll: a plain async view -------------------------------------------------

@@ -1,26 +1,42 @@
 """The deterministic demo model: speaks the Messages API's content-block format.
 
-It emits `tool_use` blocks and builds its text from `tool_result`s, so it goes through
-the same loop and every guardrail as Claude. It is a demo, labelled as such to customers.
+It reads the conversation like a careful agent would (what the customer asked, which order
+id and email they gave, what the tools answered), emits `tool_use` blocks and builds its
+text only from `tool_result`s and the customer's own words. It goes through the same loop
+and every guardrail as Claude. It is a demo, labelled as such to customers.
 """
 
 import json
 import re
+from dataclasses import dataclass, field
 
 from chat.prompts import REFUSAL_TEMPLATE
 
 NAME = "bookly-offline-demo"
 
+_ORDER_ID = re.compile(r"\bBK-\d{4,6}\b", re.I)
+_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|howdy)\b", re.I)
+_RETURN = re.compile(r"\b(return|refund|send (it|them|this|these) back|exchange)\b", re.I)
+_RETURN_POLICY = re.compile(r"\b(policy|how (do|does|can)|can i|what is|what's)\b", re.I)
+_STATUS = re.compile(r"\b(where|status|track|tracking|arrive|arriving|shipped|deliver(ed|y)?|my order)\b", re.I)
+_LIST = re.compile(r"\b(my orders|other orders?|which orders?|all (of )?my orders|both orders|two orders)\b", re.I)
 _POLICY_PATTERNS = (
-    ("password_reset", re.compile(r"\b(password|log ?in|sign ?in|reset)\b", re.I)),
-    ("shipping", re.compile(r"\b(ship|shipping|deliver|delivery|postage|how long)\b", re.I)),
-    ("returns_overview", re.compile(r"\b(return|refund|send (it|them) back)\b", re.I)),
+    ("password_reset", re.compile(r"\b(password|log ?in|sign ?in)\b", re.I)),
+    ("shipping", re.compile(r"\b(shipping|postage|how long does (it|delivery|shipping) take|delivery time)\b", re.I)),
+    ("returns_overview", re.compile(r"\b(return policy|refund policy|returns policy|how do returns work)\b", re.I)),
 )
 _POLICY_INTROS = {
     "shipping": "Here is our shipping policy",
     "password_reset": "Here is how to reset your password",
     "returns_overview": "Here is our return policy",
+}
+_ASK_FOR_RETURN = "To start a return, I need your order number (it looks like BK-12345) and the email address on the order."
+_ASK_FOR_LOOKUP = "To look up your order, I need your order number (it looks like BK-12345) and the email address on the order."
+_ELIGIBILITY_REASONS = {
+    "order_not_delivered": "it has not been delivered yet, so it cannot be returned",
+    "outside_return_window": "its return window ended on {window_ends}",
+    "nothing_returnable": "none of its items can be returned",
 }
 
 
@@ -28,79 +44,12 @@ def _text(text: str) -> list[dict]:
     return [{"type": "text", "text": text}]
 
 
-def _last_user_text(messages: list[dict]) -> str:
-    content = messages[-1]["content"]
-    if isinstance(content, str):
-        return content
-    return " ".join(block.get("text", "") for block in content if block.get("type") == "text")
+def _blocks(message: dict) -> list[dict]:
+    content = message["content"]
+    return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
 
-def _tool_results(messages: list[dict]) -> list[dict]:
-    content = messages[-1]["content"]
-    if isinstance(content, str):
-        return []
-    return [block for block in content if block.get("type") == "tool_result"]
-
-
-class OfflineModel:
-    name = NAME
-
-    def complete(self, request: dict) -> dict:
-        messages = request["messages"]
-        results = _tool_results(messages)
-        content = (
-            self._answer_tool_results(results)
-            if results
-            else self._answer_text(_last_user_text(messages), turn=len(messages))
-        )
-        stop_reason = "tool_use" if any(block["type"] == "tool_use" for block in content) else "end_turn"
-        return {
-            "id": f"msg_offline_{len(messages):04d}",
-            "type": "message",
-            "role": "assistant",
-            "model": NAME,
-            "content": content,
-            "stop_reason": stop_reason,
-            "stop_sequence": None,
-            "usage": {
-                "input_tokens": 0,
-                "output_tokens": 0,
-                "cache_creation_input_tokens": 0,
-                "cache_read_input_tokens": 0,
-            },
-        }
-
-    def _answer_text(self, text: str, *, turn: int) -> list[dict]:
-        for topic, pattern in _POLICY_PATTERNS:
-            if pattern.search(text):
-                return [
-                    {
-                        "type": "tool_use",
-                        "id": f"toolu_offline_{turn:04d}_0",
-                        "name": "lookup_policy",
-                        "input": {"topic": topic},
-                    }
-                ]
-        if _GREETING.search(text):
-            return _text(
-                "Hello! I'm Bookly's support assistant. I can help with order status, returns, "
-                "and our shipping, returns and password policies. What can I do for you?"
-            )
-        return _text(REFUSAL_TEMPLATE.format(topic="that request"))
-
-    def _answer_tool_results(self, results: list[dict]) -> list[dict]:
-        parts = []
-        for block in results:
-            payload = _tool_payload(block)
-            if block.get("is_error"):
-                message = payload.get("error", {}).get("message", "That didn't work.")
-                parts.append(f"I'm sorry, I couldn't do that: {message}")
-            elif "topic" in payload and "text" in payload:
-                parts.append(f"{_POLICY_INTROS.get(payload['topic'], 'Here is our policy')}: {payload['text']}")
-        return _text(" ".join(parts) or "I'm sorry, I couldn't find that.")
-
-
-def _tool_payload(block: dict) -> dict:
+def _payload(block: dict) -> dict:
     content = block.get("content")
     if isinstance(content, list):
         content = "".join(part.get("text", "") for part in content if part.get("type") == "text")
@@ -109,3 +58,178 @@ def _tool_payload(block: dict) -> dict:
     except (TypeError, ValueError):
         return {}
     return payload if isinstance(payload, dict) else {}
+
+
+@dataclass
+class Conversation:
+    """What the model can read off the messages: the customer's words and the tools' answers."""
+
+    customer_texts: list[str] = field(default_factory=list)
+    tool_inputs: dict[str, tuple[str, dict]] = field(default_factory=dict)  # tool_use id → (name, input)
+    verified_email: str | None = None
+    last_assistant_text: str = ""
+
+    @classmethod
+    def read(cls, messages: list[dict]) -> "Conversation":
+        conversation = cls()
+        for message in messages:
+            for block in _blocks(message):
+                kind = block.get("type")
+                if kind == "text" and message["role"] == "user":
+                    conversation.customer_texts.append(block["text"])
+                elif kind == "text":
+                    conversation.last_assistant_text = block["text"]
+                elif kind == "tool_use":
+                    conversation.tool_inputs[block["id"]] = (block["name"], block.get("input") or {})
+                elif kind == "tool_result" and not block.get("is_error"):
+                    name, tool_input = conversation.tool_inputs.get(block["tool_use_id"], ("", {}))
+                    if name in ("lookup_order", "check_return_eligibility") and tool_input.get("customer_email"):
+                        conversation.verified_email = tool_input["customer_email"]
+        return conversation
+
+    def latest(self, pattern: re.Pattern) -> str | None:
+        for text in reversed(self.customer_texts):
+            found = pattern.findall(text)
+            if found:
+                return found[-1]
+        return None
+
+
+class OfflineModel:
+    name = NAME
+
+    def complete(self, request: dict) -> dict:
+        messages = request["messages"]
+        conversation = Conversation.read(messages)
+        last = _blocks(messages[-1])
+        results = [block for block in last if block.get("type") == "tool_result"]
+        turn = len(messages)
+        content = (
+            self._after_tools(results, conversation, turn)
+            if results
+            else self._answer(conversation.customer_texts[-1] if conversation.customer_texts else "", conversation,
+                              turn)
+        )
+        stop_reason = "tool_use" if any(block["type"] == "tool_use" for block in content) else "end_turn"
+        return {
+            "id": f"msg_offline_{turn:04d}",
+            "type": "message",
+            "role": "assistant",
+            "model": NAME,
+            "content": content,
+            "stop_reason": stop_reason,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 0, "output_tokens": 0,
+                      "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+        }
+
+    # --- a customer message --------------------------------------------------------------
+
+    def _answer(self, text: str, conversation: Conversation, turn: int) -> list[dict]:
+        def call(name: str, tool_input: dict) -> list[dict]:
+            return [{"type": "tool_use", "id": f"toolu_offline_{turn:04d}", "name": name, "input": tool_input}]
+
+        for topic, pattern in _POLICY_PATTERNS:
+            if pattern.search(text):
+                return call("lookup_policy", {"topic": topic})
+        order_id = conversation.latest(_ORDER_ID)
+        email = conversation.latest(_EMAIL)
+        wants_return = bool(_RETURN.search(text)) or (
+            conversation.last_assistant_text == _ASK_FOR_RETURN and bool(_ORDER_ID.search(text) or _EMAIL.search(text))
+        )
+        if wants_return and not order_id and not email and _RETURN_POLICY.search(text):
+            return call("lookup_policy", {"topic": "returns_overview"})
+        if _LIST.search(text) and conversation.verified_email:
+            return call("list_customer_orders", {"customer_email": conversation.verified_email})
+        wants_status = wants_return is False and (
+            bool(_STATUS.search(text)) or bool(_ORDER_ID.search(text) or _EMAIL.search(text))
+        )
+        if wants_return or wants_status:
+            if not order_id or not email:
+                return _text(_ASK_FOR_RETURN if wants_return else _ASK_FOR_LOOKUP)
+            arguments = {"order_id": order_id.upper(), "customer_email": email}
+            return call("check_return_eligibility" if wants_return else "lookup_order", arguments)
+        if _GREETING.search(text):
+            return _text(
+                "Hello! I'm Bookly's support assistant. I can help with order status, returns, "
+                "and our shipping, returns and password policies. What can I do for you?"
+            )
+        return _text(REFUSAL_TEMPLATE.format(topic="that request"))
+
+    # --- tool results ----------------------------------------------------------------------
+
+    def _after_tools(self, results: list[dict], conversation: Conversation, turn: int) -> list[dict]:
+        parts: list[str] = []
+        for block in results:
+            name, tool_input = conversation.tool_inputs.get(block["tool_use_id"], ("", {}))
+            payload = _payload(block)
+            if block.get("is_error"):
+                error = payload.get("error", {})
+                if error.get("code") == "order_not_found":
+                    parts.append("I couldn't find an order with that order number and email address. "
+                                 "Could you double-check both?")
+                else:
+                    parts.append(f"I'm sorry, I couldn't do that: {error.get('message', 'something went wrong.')}")
+                continue
+            if name == "check_return_eligibility" and payload.get("eligible"):
+                return self._start_return(payload, tool_input, conversation, turn)
+            parts.append(self._describe(name, payload))
+        return _text(" ".join(part for part in parts if part) or "I'm sorry, I couldn't find that.")
+
+    def _start_return(self, eligibility: dict, tool_input: dict, conversation: Conversation,
+                      turn: int) -> list[dict]:
+        request = conversation.customer_texts[-1].casefold() if conversation.customer_texts else ""
+        titles = [item["title"] for item in eligibility.get("items", [])
+                  if item.get("returnable") and item["title"].casefold() in request]
+        arguments = {**tool_input, "reason": "Customer asked to return it in chat."}
+        if titles:
+            arguments["item_titles"] = titles
+        return [{"type": "tool_use", "id": f"toolu_offline_{turn:04d}", "name": "initiate_return",
+                 "input": arguments}]
+
+    def _describe(self, name: str, payload: dict) -> str:
+        if name == "lookup_policy":
+            return f"{_POLICY_INTROS.get(payload.get('topic'), 'Here is our policy')}: {payload.get('text', '')}"
+        if name == "lookup_order":
+            return _order_summary(payload)
+        if name == "list_customer_orders":
+            orders = ", ".join(f"{order['order_id']} ({order['status']})" for order in payload.get("orders", []))
+            return f"I found these orders: {orders}. Which one would you like help with?"
+        if name == "check_return_eligibility":
+            reason = _ELIGIBILITY_REASONS.get(payload.get("reason"), "it cannot be returned")
+            return (f"I'm sorry, order {payload.get('order_id')} can't be returned: "
+                    f"{reason.format(window_ends=payload.get('window_ends'))}.")
+        if name == "initiate_return":
+            return _return_summary(payload)
+        return ""
+
+
+def _order_summary(order: dict) -> str:
+    titles = ", ".join(item["title"] for item in order.get("items", []))
+    status = order.get("status")
+    text = f"Order {order.get('order_id')} ({titles}) "
+    if status == "delivered":
+        text += f"was delivered on {order.get('delivered_date')}."
+    elif status == "shipped":
+        text += "has shipped and is on its way."
+    elif status == "processing":
+        text += "is being prepared and has not shipped yet."
+    else:
+        text += f"is {status}."
+    if order.get("tracking_number"):
+        text += f" Its tracking number is {order['tracking_number']}."
+    return text
+
+
+def _return_summary(result: dict) -> str:
+    status = result.get("status")
+    if status in ("declined_by_customer", "not_confirmed"):
+        return "No problem, I haven't started a return. Is there anything else I can help you with?"
+    if "rma_number" not in result:
+        return "I'm sorry, the return could not be started."
+    titles = ", ".join(item["title"] for item in result.get("items", []))
+    return (
+        f"Your return is started. Your RMA number is {result['rma_number']} for {titles} from order "
+        f"{result.get('order_id')}. {result.get('label_instructions', '')} You will be refunded "
+        f"${result.get('refund_amount')} to your {result.get('refund_method')} {result.get('refund_timeline', '')}."
+    ).replace("  ", " ")

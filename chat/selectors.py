@@ -6,6 +6,7 @@ from django.db.models import QuerySet
 
 from bookly_project.errors import ApplicationError
 from chat.models import Message, Run, Thread
+from guardrails.models import PendingAction
 
 RUN_RELATED = ("user_message", "assistant_message")
 
@@ -43,19 +44,33 @@ def message_get(*, thread: Thread, message_id: UUID) -> Message:
 
 
 def run_for_message(*, message: Message) -> Run | None:
-    return Run.objects.select_related(*RUN_RELATED).filter(user_message=message).first()
+    run = Run.objects.select_related(*RUN_RELATED).filter(user_message=message).first()
+    return run_with_action(run) if run is not None else None
+
+
+def _open_actions(run: Run) -> QuerySet[PendingAction]:
+    return PendingAction.objects.filter(run=run, decision=PendingAction.Decision.PENDING)
+
+
+def run_with_action(run: Run) -> Run:
+    """Attach the pending action (what `required_action` shows) when the run waits for one."""
+    run.open_action = _open_actions(run).first() if run.status == Run.Status.REQUIRES_ACTION else None
+    return run
 
 
 def run_get(*, owner: str | None, run_id: UUID) -> Run:
-    """One of the caller's runs; 404 if missing or someone else's."""
+    """One of the caller's runs (with its pending action); 404 if missing or someone else's."""
     run = Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner).first() if owner else None
     if run is None:
         raise _not_found("Run")
-    return run
+    return run_with_action(run)
 
 
 async def run_aget(*, owner: str | None, run_id: UUID) -> Run | None:
     """Async twin of run_get for the long-poll view; None when not the caller's."""
     if not owner:
         return None
-    return await Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner).afirst()
+    run = await Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner).afirst()
+    if run is not None:
+        run.open_action = await _open_actions(run).afirst() if run.status == Run.Status.REQUIRES_ACTION else None
+    return run

@@ -4,6 +4,7 @@ from django.conf import settings
 from rest_framework import serializers
 
 from chat.models import Message, Run, Thread
+from guardrails.services import required_action
 
 
 class StrictCharField(serializers.CharField):
@@ -67,7 +68,7 @@ class RunSerializer(serializers.ModelSerializer):
         ]
 
     def get_required_action(self, run: Run) -> dict | None:
-        return None
+        return required_action(getattr(run, "open_action", None))
 
     def get_error(self, run: Run) -> dict | None:
         if run.status in (Run.Status.FAILED, Run.Status.EXPIRED, Run.Status.CANCELLED) and run.error_code:
@@ -104,3 +105,4 @@ class MessageStatusSerializer(serializers.Serializer):
     assistant_message = MessageSerializer(allow_null=True)
     run_id = serializers.UUIDField()
     error = RunErrorSerializer(allow_null=True)
+    required_action = serializers.DictField(allow_null=True)

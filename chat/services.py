@@ -19,7 +19,7 @@ from django.utils import timezone
 from bookly_project.celery import app as celery_app
 from bookly_project.db import db_connection_release
 from bookly_project.errors import ApplicationError
-from chat import agent, notify
+from chat import actions, agent, notify
 from chat.llm import get_model
 from chat.models import Message, Run, Thread
 
@@ -103,6 +103,9 @@ def _message_store(
             # Lock the thread row: messages of one thread get consecutive seq numbers in
             # the order they are accepted, which is the order their runs execute in.
             locked = Thread.objects.select_for_update().get(pk=thread.pk)
+            # A confirmation still pending is declined first: the paused run resumes (and
+            # finishes) before this message's run, which waits behind it.
+            actions.pending_actions_decline_for_thread(thread_id=locked.pk)
             seq = locked.last_seq + 1
             Thread.objects.filter(pk=thread.pk).update(last_seq=seq, updated_at=timezone.now())
             message = Message.objects.create(

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from chat import services
+from chat import actions, services
 
 
 @shared_task(name="chat.tasks.run_turn", ignore_result=True)
@@ -15,3 +15,9 @@ def run_turn(run_id: str) -> None:
 def sweep_runs() -> dict:
     """Periodic (beat): re-dispatch or expire runs that no worker is executing."""
     return vars(services.runs_sweep())
+
+
+@shared_task(name="chat.tasks.expire_pending_actions", ignore_result=True)
+def expire_pending_actions() -> int:
+    """Periodic (beat): end confirmations nobody answered in time."""
+    return actions.pending_actions_expire()

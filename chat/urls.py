@@ -11,4 +11,5 @@ urlpatterns = [
          name="message-status"),
     path("runs/<uuid:run_id>", api.run_detail, name="run-detail"),
     path("runs/<uuid:run_id>/cancel", api.RunCancelApi.as_view(), name="run-cancel"),
+    path("runs/<uuid:run_id>/actions/<uuid:action_id>", api.RunActionApi.as_view(), name="run-action"),
 ]

@@ -1,0 +1,126 @@
+"""The guardrail policy staff edit, every decision that did not simply pass, and pending actions."""
+
+import uuid
+from decimal import Decimal
+
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+
+from orders.policy import MAX_REFUND_WITHOUT_HUMAN
+
+
+class GuardrailPolicy(models.Model):
+    """The active policy (one row). Read at the start of every turn; each save bumps `version`."""
+
+    class ConfirmationMode(models.TextChoices):
+        ALWAYS = "always", "Always ask the customer to confirm"
+        ABOVE_AMOUNT = "above_amount", "Ask only above an amount"
+
+    returns_enabled = models.BooleanField(default=True, help_text="Off: initiate_return is refused for everyone.")
+    allowed_tools = models.JSONField(
+        default=list, blank=True, help_text="Tool names the model may call. Empty means every registered tool."
+    )
+    confirmation_mode = models.CharField(
+        max_length=20, choices=ConfirmationMode.choices, default=ConfirmationMode.ALWAYS
+    )
+    confirm_above_amount = models.DecimalField(
+        max_digits=10, decimal_places=2, default=Decimal("0.00"), validators=[MinValueValidator(0)],
+        help_text="With 'above an amount': refunds above this need the customer's confirmation.",
+    )
+    max_refund_without_human = models.DecimalField(
+        max_digits=10, decimal_places=2, default=MAX_REFUND_WITHOUT_HUMAN, validators=[MinValueValidator(0)],
+        help_text="Refunds above this are refused in chat (a human must handle them).",
+    )
+    returns_per_thread = models.PositiveSmallIntegerField(default=2)
+    turns_per_thread = models.PositiveSmallIntegerField(default=40)
+    version = models.PositiveIntegerField(default=1, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "guardrail policy"
+        verbose_name_plural = "guardrail policy"
+
+    def __str__(self) -> str:
+        return f"Guardrail policy v{self.version}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            self.version = F("version") + 1
+        super().save(*args, **kwargs)
+        self.refresh_from_db(fields=["version"])
+
+    def allows_tool(self, name: str) -> bool:
+        return not self.allowed_tools or name in self.allowed_tools
+
+
+class GuardrailEvent(models.Model):
+    """A check that did not simply pass: what was checked, what it found, what was done."""
+
+    class Layer(models.TextChoices):
+        INPUT = "L0", "L0 input screening"
+        TOOLS = "L3", "L3 tool checks"
+        OUTPUT = "L4", "L4 output validation"
+
+    class Action(models.TextChoices):
+        BLOCKED = "blocked"
+        CONFIRMATION_REQUIRED = "confirmation_required"
+        FALLBACK = "fallback"
+        RECORDED = "recorded"  # noted (e.g. a likely injection), the turn went on
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    layer = models.CharField(max_length=4, choices=Layer.choices)
+    stage = models.CharField(max_length=20, blank=True, help_text="input, tool_result, stage1, stage2, confirm, reply")
+    code = models.CharField(max_length=64, db_index=True)
+    action = models.CharField(max_length=24, choices=Action.choices)
+    tool_name = models.CharField(max_length=64, blank=True)
+    detail = models.CharField(max_length=500, blank=True, help_text="Never customer data.")
+    policy_version = models.PositiveIntegerField()
+    thread = models.ForeignKey("chat.Thread", on_delete=models.CASCADE, related_name="guardrail_events")
+    run = models.ForeignKey("chat.Run", on_delete=models.CASCADE, null=True, related_name="guardrail_events")
+    tool_call = models.ForeignKey("chat.ToolCall", on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="guardrail_events")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.layer} {self.code} ({self.action})"
+
+
+class PendingAction(models.Model):
+    """A computed effect waiting for the customer's decision. The model can never decide it."""
+
+    class Decision(models.TextChoices):
+        PENDING = "", "pending"
+        CONFIRMED = "confirmed"
+        DECLINED = "declined"
+        EXPIRED = "expired"
+        REJECTED = "rejected"  # confirmed, but a re-check failed
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    run = models.ForeignKey("chat.Run", on_delete=models.CASCADE, related_name="pending_actions")
+    thread = models.ForeignKey("chat.Thread", on_delete=models.CASCADE, related_name="pending_actions")
+    model_call = models.ForeignKey("chat.ModelCall", on_delete=models.CASCADE, related_name="+")
+    tool_use_id = models.CharField(max_length=100)
+    tool_name = models.CharField(max_length=64)
+    arguments = models.JSONField(help_text="The tool input, as validated.")
+    effect = models.JSONField(help_text="The computed effect the customer is shown.")
+    fingerprint = models.CharField(max_length=64)
+    preview = models.JSONField()
+    expires_at = models.DateTimeField()
+    decision = models.CharField(max_length=12, choices=Decision.choices, default=Decision.PENDING, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    result_code = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # At most one undecided action per run: the run is paused on it.
+            models.UniqueConstraint(fields=["run"], condition=Q(decision=""), name="one_pending_action_per_run"),
+        ]
+        indexes = [models.Index(fields=["thread"], condition=Q(decision=""), name="pending_action_open")]
+
+    def __str__(self) -> str:
+        return f"{self.tool_name} ({self.decision or 'pending'})"

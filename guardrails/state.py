@@ -1,0 +1,61 @@
+"""What a thread has verified, derived from its recorded tool calls (so it survives restarts).
+
+Nothing here is kept in memory between turns: every turn re-reads the transcript.
+"""
+
+from dataclasses import dataclass
+from uuid import UUID
+
+from chat.models import ToolCall
+from guardrails.models import PendingAction
+from orders.selectors import returns_count_for_thread
+from orders.validation import email_normalise, order_id_normalise
+
+# Tools whose success proves the customer knows the (order id, email) pair.
+_VERIFYING_TOOLS = ("lookup_order", "check_return_eligibility", "initiate_return")
+
+
+@dataclass(frozen=True)
+class GuardState:
+    verified: frozenset[tuple[str, str]]  # (order_id, email) pairs a tool matched in this thread
+    verified_emails: frozenset[str]
+    eligible_orders: frozenset[str]  # orders the latest eligibility check found returnable
+    pending_orders: frozenset[str]  # orders with a return waiting for the customer's decision
+    returns_started: int
+
+    @property
+    def customer_email(self) -> str | None:
+        """The one customer this thread serves, once known."""
+        return min(self.verified_emails) if self.verified_emails else None
+
+
+def _normalised(arguments: dict, key: str, normalise) -> str:
+    value = arguments.get(key)
+    return normalise(value) if isinstance(value, str) else ""
+
+
+def thread_guard_state(*, thread_id: UUID | str) -> GuardState:
+    """Rebuild the thread's guard state from its successful tool calls, oldest first."""
+    verified: set[tuple[str, str]] = set()
+    eligibility: dict[str, bool] = {}
+    calls = (
+        ToolCall.objects.filter(run__thread_id=thread_id, is_error=False, name__in=_VERIFYING_TOOLS)
+        .order_by("id")
+        .values_list("name", "input", "result")
+    )
+    for name, arguments, result in calls:
+        order_id = _normalised(arguments, "order_id", order_id_normalise)
+        email = _normalised(arguments, "customer_email", email_normalise)
+        if not order_id or not email:
+            continue
+        verified.add((order_id, email))
+        if name == "check_return_eligibility":
+            eligibility[order_id] = bool(result.get("eligible"))
+    pending = PendingAction.objects.filter(thread_id=thread_id, decision=PendingAction.Decision.PENDING)
+    return GuardState(
+        verified=frozenset(verified),
+        verified_emails=frozenset(email for _, email in verified),
+        eligible_orders=frozenset(order_id for order_id, eligible in eligibility.items() if eligible),
+        pending_orders=frozenset(pending.values_list("effect__order_id", flat=True)),
+        returns_started=returns_count_for_thread(thread_id=thread_id),
+    )
