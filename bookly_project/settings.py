@@ -147,6 +147,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "chat.tasks.sweep_runs",
         "schedule": env.float("SWEEP_INTERVAL_SECONDS", default=30.0),
     },
+    "expire-pending-actions": {
+        "task": "chat.tasks.expire_pending_actions",
+        "schedule": env.float("SWEEP_INTERVAL_SECONDS", default=30.0),
+    },
 }
 
 # --- The agent ---------------------------------------------------------------
@@ -158,10 +162,28 @@ if BOOKLY_LLM not in {"anthropic", "offline"}:
 ANTHROPIC_MODEL = env.str("ANTHROPIC_MODEL", default="claude-sonnet-4-6")
 ANTHROPIC_TIMEOUT_SECONDS = env.float("ANTHROPIC_TIMEOUT_SECONDS", default=60.0)
 ANTHROPIC_CONNECT_TIMEOUT_SECONDS = env.float("ANTHROPIC_CONNECT_TIMEOUT_SECONDS", default=5.0)
-ANTHROPIC_MAX_RETRIES = env.int("ANTHROPIC_MAX_RETRIES", default=0)
 MODEL_MAX_TOKENS = env.int("MODEL_MAX_TOKENS", default=1024)
+
+# --- Model client resilience (chat/llm.py, chat/breaker.py) -------------------
+# One retry policy, ours (the SDK's own retries stay off): 429, 529, 5xx, connection
+# errors and timeouts are retried with exponential backoff and full jitter, never past
+# the run's deadline nor past MODEL_CALL_BUDGET_SECONDS for one model call.
+MODEL_RETRY_MAX_ATTEMPTS = env.int("MODEL_RETRY_MAX_ATTEMPTS", default=4)  # HTTP attempts per call, first included
+MODEL_RETRY_BASE_SECONDS = env.float("MODEL_RETRY_BASE_SECONDS", default=0.5)  # backoff before the 2nd attempt
+MODEL_RETRY_MAX_SECONDS = env.float("MODEL_RETRY_MAX_SECONDS", default=8.0)  # ceiling of one backoff
+MODEL_RETRY_AFTER_CAP_SECONDS = env.float("MODEL_RETRY_AFTER_CAP_SECONDS", default=20.0)  # longest retry-after honoured
+MODEL_CALL_BUDGET_SECONDS = env.float("MODEL_CALL_BUDGET_SECONDS", default=90.0)  # one call, retries included
+# A circuit breaker shared by all workers through Redis (a no-op without REDIS_URL or with
+# a threshold of 0): after THRESHOLD consecutive retryable failures within WINDOW it
+# refuses calls for COOLDOWN, then lets one probe through.
+MODEL_BREAKER_THRESHOLD = env.int("MODEL_BREAKER_THRESHOLD", default=5)
+MODEL_BREAKER_WINDOW_SECONDS = env.float("MODEL_BREAKER_WINDOW_SECONDS", default=60.0)
+MODEL_BREAKER_COOLDOWN_SECONDS = env.float("MODEL_BREAKER_COOLDOWN_SECONDS", default=30.0)
+MODEL_BREAKER_REDIS_TIMEOUT_SECONDS = env.float("MODEL_BREAKER_REDIS_TIMEOUT_SECONDS", default=0.2)
+# --- End of model client resilience ----------------------------------------
 AGENT_MAX_ITERATIONS = env.int("AGENT_MAX_ITERATIONS", default=8)
-AGENT_MAX_TURNS_PER_THREAD = env.int("AGENT_MAX_TURNS_PER_THREAD", default=40)
+# Input + output tokens one thread may spend; past it the conversation ends politely.
+THREAD_TOKEN_BUDGET = env.int("THREAD_TOKEN_BUDGET", default=300_000)
 
 # A turn ends itself at its deadline; a run whose worker has been silent for longer than
 # RUN_STALE_AFTER_SECONDS is presumed orphaned (worker died) and re-dispatched or expired.
@@ -170,6 +192,8 @@ RUN_STALE_AFTER_SECONDS = env.int("RUN_STALE_AFTER_SECONDS", default=180)
 RUN_REDISPATCH_AFTER_SECONDS = env.int("RUN_REDISPATCH_AFTER_SECONDS", default=60)
 RUN_EXPIRE_AFTER_SECONDS = env.int("RUN_EXPIRE_AFTER_SECONDS", default=600)
 RUN_MAX_ATTEMPTS = env.int("RUN_MAX_ATTEMPTS", default=3)
+# How long a return preview waits for the customer's Confirm / Cancel.
+CONFIRMATION_TTL_SECONDS = env.int("CONFIRMATION_TTL_SECONDS", default=900)
 
 # --- API --------------------------------------------------------------------
 
@@ -229,6 +253,27 @@ AUTH_PASSWORD_VALIDATORS = [
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+
+# --- Web page security headers (CSP) ---------------------------------------------
+# django-csp 4.x (csp.middleware.CSPMiddleware). Everything from our own origin and nothing
+# inline: no 'unsafe-inline', no 'unsafe-eval', no data: URLs. The chat page keeps its config
+# in data- attributes and adds Trusted Types on top (chat/pages.py).
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'none'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # --- Logging: ids only, never customer text ----------------------------------
 

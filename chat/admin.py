@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from chat.models import Message, ModelCall, Run, Thread, ToolCall
+from chat.selectors import thread_tokens_used
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -42,7 +43,7 @@ class ThreadAdmin(admin.ModelAdmin):
     list_filter = ["status", "flagged", "reviewed", "created_at"]
     search_fields = ["id"]
     date_hierarchy = "created_at"
-    readonly_fields = ["id", "owner", "status", "last_seq", "tokens_used", "created_at", "updated_at"]
+    readonly_fields = ["id", "status", "tokens_used", "created_at", "updated_at"]
     fields = ["id", "status", "created_at", "updated_at", "tokens_used", "reviewed", "flagged", "staff_note"]
     inlines = [MessageInline, RunInline]
     actions = ["mark_reviewed", "flag"]
@@ -50,6 +51,10 @@ class ThreadAdmin(admin.ModelAdmin):
     @admin.display(description="messages", ordering="last_seq")
     def message_count(self, thread: Thread) -> int:
         return thread.last_seq
+
+    @admin.display(description="tokens used (input + output)")
+    def tokens_used(self, thread: Thread) -> int:
+        return thread_tokens_used(thread_id=thread.pk)
 
     @admin.action(description="Mark selected threads as reviewed")
     def mark_reviewed(self, request, queryset) -> None:
@@ -99,7 +104,7 @@ class RunAdmin(admin.ModelAdmin):
         "created_at",
         "completed_at",
     ]
-    list_filter = ["status", "error_code", "model", "created_at"]
+    list_filter = ["status", "ending", "error_code", "model", "created_at"]
     search_fields = ["id", "thread__id"]
     date_hierarchy = "created_at"
     list_select_related = ["thread"]

@@ -14,7 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from bookly_project.db import db_connection_release
-from chat import prompts
+from chat import prompts, selectors
 from chat.history import history_build, tool_result_block
 from chat.llm import Model, ModelError, get_model
 from chat.models import ModelCall, Run, ToolCall
@@ -95,8 +95,21 @@ def run_turn(run: Run, *, model: Model | None = None) -> TurnOutcome:
         )
 
 
+def _bounds_reached(turn: Turn) -> TurnOutcome | None:
+    """Thread-level bounds, checked before any model call: they end the conversation politely."""
+    run = turn.run
+    if selectors.thread_turns(thread_id=run.thread_id, up_to_seq=run.seq) > turn.policy.turns_per_thread:
+        return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TURN_LIMIT, ending="turn_limit")
+    if selectors.thread_tokens_used(thread_id=run.thread_id) >= settings.THREAD_TOKEN_BUDGET:
+        return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOKEN_BUDGET, ending="token_budget")
+    return None
+
+
 def _loop(turn: Turn) -> TurnOutcome:
     run, model = turn.run, turn.model
+    ended = _bounds_reached(turn)
+    if ended is not None:
+        return ended
     messages = history_build(run)
     iteration = ModelCall.objects.filter(run=run).count()
     deadline = time.monotonic() + settings.RUN_DEADLINE_SECONDS
@@ -115,7 +128,7 @@ def _loop(turn: Turn) -> TurnOutcome:
         db_connection_release()
         started = time.monotonic()
         try:
-            response = model.complete(request)
+            response = model.complete(request, deadline=deadline)
         except ModelError as error:
             ModelCall.objects.create(
                 run=run, iteration=iteration, model=model.name, error_code=error.code,
@@ -134,6 +147,10 @@ def _loop(turn: Turn) -> TurnOutcome:
         iteration += 1
 
         tool_uses = [block for block in content if block.get("type") == "tool_use"]
+        if stop_reason == "pause_turn":
+            # The API paused a long turn; sending its content back lets the model continue.
+            messages.append({"role": "assistant", "content": content})
+            continue
         if stop_reason == "tool_use" and tool_uses:
             results, paused = _run_tools(turn, model_call, tool_uses)
             if paused:
@@ -216,7 +233,9 @@ def _run_tool(turn: Turn, model_call: ModelCall, block: dict) -> dict | PendingA
 
 def effect_check(effect: ReturnEffect, policy: GuardrailPolicy) -> tuple[Verdict, dict]:
     """Stage 2 against the order as it is now; also returns item prices for the preview."""
-    order = Order.objects.prefetch_related("items").get(order_id=effect.order_id)
+    order = Order.objects.prefetch_related("items").filter(order_id=effect.order_id).first()
+    if order is None:
+        return Verdict.deny("item_not_in_order", detail="The order no longer exists."), {}
     verdict = check_effect(effect=effect, eligibility=order_eligibility(order=order), policy=policy)
     return verdict, {item.id: item.price for item in order.items.all()}
 

@@ -19,7 +19,6 @@ class Thread(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     # Per-thread sequence of messages: the order runs are accepted in.
     last_seq = models.PositiveIntegerField(default=0, editable=False)
-    tokens_used = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -93,6 +92,11 @@ class Run(models.Model):
     cancel_requested = models.BooleanField(default=False)
     error_code = models.CharField(max_length=64, blank=True)
     error_message = models.CharField(max_length=500, blank=True)
+    ending = models.CharField(
+        max_length=32, blank=True,
+        help_text="Why the turn stopped: end_turn, fallback, max_iterations, max_tokens, refusal, turn_limit, "
+        "token_budget, confirmation_required.",
+    )
     model = models.CharField(max_length=100, blank=True)
     input_tokens = models.PositiveIntegerField(default=0)
     output_tokens = models.PositiveIntegerField(default=0)
@@ -140,6 +144,11 @@ class ModelCall(models.Model):
     cache_read_tokens = models.PositiveIntegerField(default=0)
     latency_ms = models.PositiveIntegerField(default=0)
     error_code = models.CharField(max_length=64, blank=True)
+    rejected_codes = models.JSONField(
+        default=list, blank=True,
+        help_text="L4 violations when this reply was rejected; the customer got the fallback instead and the "
+        "draft is never sent back to the model.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -98,7 +98,7 @@ class Conversation:
 class OfflineModel:
     name = NAME
 
-    def complete(self, request: dict) -> dict:
+    def complete(self, request: dict, *, deadline: float | None = None) -> dict:
         messages = request["messages"]
         conversation = Conversation.read(messages)
         last = _blocks(messages[-1])

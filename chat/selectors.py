@@ -2,7 +2,7 @@
 
 from uuid import UUID
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 
 from bookly_project.errors import ApplicationError
 from chat.models import Message, Run, Thread
@@ -74,3 +74,14 @@ async def run_aget(*, owner: str | None, run_id: UUID) -> Run | None:
     if run is not None:
         run.open_action = await _open_actions(run).afirst() if run.status == Run.Status.REQUIRES_ACTION else None
     return run
+
+
+def thread_tokens_used(*, thread_id: UUID) -> int:
+    """Input + output tokens all runs of the thread have spent (the per-thread budget counts these)."""
+    totals = Run.objects.filter(thread_id=thread_id).aggregate(input=Sum("input_tokens"), output=Sum("output_tokens"))
+    return (totals["input"] or 0) + (totals["output"] or 0)
+
+
+def thread_turns(*, thread_id: UUID, up_to_seq: int) -> int:
+    """How many customer turns the thread has had, up to and including the run at `up_to_seq`."""
+    return Run.objects.filter(thread_id=thread_id, seq__lte=up_to_seq).count()

@@ -26,6 +26,8 @@ from chat.models import Message, Run, Thread
 logger = logging.getLogger(__name__)
 
 RUN_TASK = "chat.tasks.run_turn"
+# Turn endings that also end the conversation: the thread is closed to new messages.
+THREAD_ENDINGS = ("turn_limit", "token_budget")
 IDEMPOTENCY_LOCK_SECONDS = 30
 
 
@@ -103,6 +105,9 @@ def _message_store(
             # Lock the thread row: messages of one thread get consecutive seq numbers in
             # the order they are accepted, which is the order their runs execute in.
             locked = Thread.objects.select_for_update().get(pk=thread.pk)
+            if locked.status == Thread.Status.CLOSED:
+                raise ApplicationError("thread_closed", "This conversation has ended; please start a new one.",
+                                       status=409)
             # A confirmation still pending is declined first: the paused run resumes (and
             # finishes) before this message's run, which waits behind it.
             actions.pending_actions_decline_for_thread(thread_id=locked.pk)
@@ -120,7 +125,7 @@ def _message_store(
                 thread=locked, seq=seq, user_message=message, model=get_model().name, dispatched_at=timezone.now()
             )
             transaction.on_commit(partial(run_dispatch, run_id=run.id))
-    except IntegrityError:
+    except (IntegrityError, ApplicationError):
         raise
     except DatabaseError as error:
         logger.exception("could not store a message for thread %s", thread.pk)
@@ -189,14 +194,17 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
             return False
         updates: dict = {
             "status": outcome.status,
-            "completed_at": now,
             "heartbeat_at": now,
+            "ending": outcome.ending,
             "error_code": outcome.error_code,
             "error_message": outcome.error_message[:500],
         }
+        if outcome.status != Run.Status.REQUIRES_ACTION:
+            updates["completed_at"] = now
         if outcome.status == Run.Status.COMPLETED:
             seq = locked.last_seq + 1
-            Thread.objects.filter(pk=locked.pk).update(last_seq=seq, updated_at=now)
+            thread_status = Thread.Status.CLOSED if outcome.ending in THREAD_ENDINGS else locked.status
+            Thread.objects.filter(pk=locked.pk).update(last_seq=seq, updated_at=now, status=thread_status)
             updates["assistant_message"] = Message.objects.create(
                 thread=locked, seq=seq, role=Message.Role.ASSISTANT, content=outcome.reply
             )

@@ -97,6 +97,8 @@ def fake_anthropic(fake_anthropic_server, settings, monkeypatch) -> FakeAnthropi
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-key")
     settings.BOOKLY_LLM = "anthropic"
     settings.ANTHROPIC_TIMEOUT_SECONDS = 2.0
+    settings.MODEL_RETRY_BASE_SECONDS = 0.01
+    settings.MODEL_RETRY_MAX_SECONDS = 0.05
     get_model.cache_clear()
     return fake_anthropic_server
 

@@ -107,6 +107,7 @@ class FakeAnthropicServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # else every reply waits ~40 ms on delayed ACKs
 
             def log_message(self, *args) -> None:
                 pass
@@ -172,3 +173,39 @@ def echo_responder(body: dict) -> FakeReply:
     last = body["messages"][-1]["content"]
     text = last if isinstance(last, str) else " ".join(b.get("text", "") for b in last if b.get("type") == "text")
     return text_reply(f"echo[{len(body['messages'])}]: {text}")
+
+
+class ScriptedModel:
+    """An in-process model for agent tests: pops scripted responses, records every request.
+
+    Responses are Messages API response dicts, or FakeReply objects (their body is used), or an
+    exception instance, which is raised instead of answering (a crash at that moment). Patch it in
+    with `monkeypatch.setattr("chat.agent.get_model", lambda: model)`.
+    """
+
+    def __init__(self, *responses: "dict | FakeReply | BaseException", name: str = "scripted-model") -> None:
+        self.name = name
+        self.requests: list[dict] = []
+        self._responses: deque = deque()
+        self._lock = threading.Lock()
+        self.script(*responses)
+
+    def script(self, *responses: "dict | FakeReply | BaseException") -> None:
+        with self._lock:
+            self._responses.extend(responses)
+
+    @property
+    def remaining(self) -> int:
+        return len(self._responses)
+
+    def complete(self, request: dict, *, deadline: float | None = None) -> dict:
+        with self._lock:
+            # A copy: the agent keeps appending to its `messages` list after the call.
+            self.requests.append(json.loads(json.dumps(request)))
+            if not self._responses:
+                raise AssertionError("the scripted model has no response left")
+            response = self._responses.popleft()
+        if isinstance(response, BaseException):
+            raise response
+        body = response.body if isinstance(response, FakeReply) else response
+        return json.loads(json.dumps(body))

@@ -283,3 +283,51 @@ def test_sweep_leaves_healthy_runs_alone(thread, monkeypatch):
     services.run_claim(run_id=running.id)
     report = services.runs_sweep()
     assert (report.redispatched, report.requeued, report.expired) == (0, 0, 0)
+
+
+# --- bounds that end the conversation ------------------------------------------------------------
+
+
+def test_the_turn_limit_ends_the_conversation_and_closes_the_thread(thread):
+    from chat import prompts
+    from guardrails.services import policy_current
+
+    policy = policy_current()
+    policy.turns_per_thread = 1
+    policy.save()
+    first, second = post(thread, "hello"), post(thread, "hello again")
+    services.run_execute(run_id=first.id)
+    services.run_execute(run_id=second.id)
+    second.refresh_from_db()
+    assert second.assistant_message.content == prompts.REPLY_TURN_LIMIT
+    assert second.ending == "turn_limit"
+    thread.refresh_from_db()
+    assert thread.status == Thread.Status.CLOSED
+    with pytest.raises(services.ApplicationError) as refused:
+        post(thread, "one more")
+    assert (refused.value.status, refused.value.code) == (409, "thread_closed")
+
+
+def test_the_token_budget_ends_the_conversation_politely(thread, fake_anthropic, settings):
+    from chat import prompts
+
+    settings.THREAD_TOKEN_BUDGET = 150  # each scripted call costs 100 input + 20 output tokens
+    fake_anthropic.script(text_reply("first answer"), text_reply("second answer"))
+    runs = [post(thread, "one"), post(thread, "two"), post(thread, "three")]
+    for run in runs:
+        services.run_execute(run_id=run.id)
+    replies = [Run.objects.get(id=run.id).assistant_message.content for run in runs]
+    assert replies == ["first answer", "second answer", prompts.REPLY_TOKEN_BUDGET]
+    assert len(fake_anthropic.message_requests) == 2
+    assert Run.objects.get(id=runs[2].id).ending == "token_budget"
+
+
+def test_a_pause_turn_stop_is_continued_not_shown(thread, fake_anthropic):
+    fake_anthropic.script(text_reply("Let me think", stop_reason="pause_turn"), text_reply("Here you go."))
+    run = post(thread, "shipping?")
+    services.run_execute(run_id=run.id)
+    run.refresh_from_db()
+    assert run.assistant_message.content == "Here you go."
+    second = fake_anthropic.message_requests[1]
+    assert second["messages"][-1]["role"] == "assistant"
+    assert second["messages"][-1]["content"][0]["text"] == "Let me think"
