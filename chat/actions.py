@@ -41,8 +41,13 @@ def _error(code: str, message: str) -> ToolOutcome:
 def _close(action: PendingAction, decision: str, outcome: ToolOutcome, *, guardrail_code: str = "") -> None:
     """Record the decision and the tool_result the model will see, then resume the paused run."""
     agent.tool_call_record(
-        run=action.run, model_call=action.model_call, tool_use_id=action.tool_use_id, name=action.tool_name,
-        arguments=action.arguments, outcome=outcome, guardrail_code=guardrail_code,
+        run=action.run,
+        model_call=action.model_call,
+        tool_use_id=action.tool_use_id,
+        name=action.tool_name,
+        arguments=action.arguments,
+        outcome=outcome,
+        guardrail_code=guardrail_code,
     )
     action.decision = decision
     action.decided_at = timezone.now()
@@ -59,24 +64,27 @@ def action_decide(*, run: Run, action_id, decision: str) -> Run:
     """Apply the customer's decision. Exactly one decision per action wins; the others get 409."""
     with transaction.atomic():
         action = (
-            PendingAction.objects.select_for_update().select_related("run", "model_call")
-            .filter(id=action_id, run_id=run.id).first()
+            PendingAction.objects.select_for_update()
+            .select_related("run", "model_call")
+            .filter(id=action_id, run_id=run.id)
+            .first()
         )
         if action is None:
             raise ApplicationError("not_found", "Action not found.", status=404)
         if action.decision:
-            raise ApplicationError("action_already_decided", f"This action was already {action.decision}.",
-                                   status=409)
+            raise ApplicationError("action_already_decided", f"This action was already {action.decision}.", status=409)
         if action.expires_at <= timezone.now():
-            _close(action, PendingAction.Decision.EXPIRED,
-                   _error("confirmation_expired", "The customer did not confirm in time. Nothing was changed."))
-            failure = ApplicationError("confirmation_expired", "This confirmation has expired; ask again in the chat.",
-                                       status=410)
+            _expire(action)
+            failure = ApplicationError(
+                "confirmation_expired", "This confirmation has expired; ask again in the chat.", status=410
+            )
         elif decision == "decline":
             _close(action, PendingAction.Decision.DECLINED, ToolOutcome(DECLINED_RESULT))
             failure = None
-        else:
+        elif decision == "confirm":
             failure = _confirm(action)
+        else:
+            raise ValueError(f"unknown decision {decision!r}")
     if failure is not None:
         raise failure
     run.refresh_from_db()
@@ -113,21 +121,51 @@ def _confirm(action: PendingAction) -> ApplicationError | None:
     return None
 
 
+def _expire(action: PendingAction) -> None:
+    """The customer did not answer in time: nothing is applied, and the decision is recorded."""
+    code = "confirmation_expired"
+    _close(
+        action,
+        PendingAction.Decision.EXPIRED,
+        _error(code, "The customer did not confirm in time. Nothing was changed."),
+        guardrail_code=code,
+    )
+    guardrails.event_record(
+        layer=GuardrailEvent.Layer.TOOLS,
+        stage="confirm",
+        code=code,
+        action=GuardrailEvent.Action.BLOCKED,
+        thread_id=action.thread_id,
+        run_id=action.run_id,
+        tool_name=action.tool_name,
+        policy_version=guardrails.policy_current().version,
+    )
+
+
 def _reject(action: PendingAction, code: str, policy_version: int) -> ApplicationError:
     message = "The return could not be started: the order or its items changed. Nothing was changed."
     _close(action, PendingAction.Decision.REJECTED, _error(code, message), guardrail_code=code)
     guardrails.event_record(
-        layer=GuardrailEvent.Layer.TOOLS, stage="confirm", code=code, action=GuardrailEvent.Action.BLOCKED,
-        thread_id=action.thread_id, run_id=action.run_id, tool_name=action.tool_name, policy_version=policy_version,
+        layer=GuardrailEvent.Layer.TOOLS,
+        stage="confirm",
+        code=code,
+        action=GuardrailEvent.Action.BLOCKED,
+        thread_id=action.thread_id,
+        run_id=action.run_id,
+        tool_name=action.tool_name,
+        policy_version=policy_version,
     )
-    return ApplicationError(code, "The return could not be started because something changed; see the chat.",
-                            status=409)
+    return ApplicationError(
+        code, "The return could not be started because something changed; see the chat.", status=409
+    )
 
 
 def pending_actions_decline_for_thread(*, thread_id) -> int:
     """A new message while a confirmation is pending: the customer did not confirm. Call in a transaction."""
-    actions = PendingAction.objects.select_for_update().select_related("run", "model_call").filter(
-        thread_id=thread_id, decision=PendingAction.Decision.PENDING
+    actions = (
+        PendingAction.objects.select_for_update()
+        .select_related("run", "model_call")
+        .filter(thread_id=thread_id, decision=PendingAction.Decision.PENDING)
     )
     count = 0
     for action in actions:
@@ -144,11 +182,12 @@ def pending_actions_expire() -> int:
     ).values_list("id", flat=True):
         with transaction.atomic():
             action = (
-                PendingAction.objects.select_for_update(skip_locked=True).select_related("run", "model_call")
-                .filter(id=action_id, decision=PendingAction.Decision.PENDING).first()
+                PendingAction.objects.select_for_update(skip_locked=True)
+                .select_related("run", "model_call")
+                .filter(id=action_id, decision=PendingAction.Decision.PENDING)
+                .first()
             )
             if action is not None:
-                _close(action, PendingAction.Decision.EXPIRED,
-                       _error("confirmation_expired", "The customer did not confirm in time. Nothing was changed."))
+                _expire(action)
                 expired += 1
     return expired

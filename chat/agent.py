@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -90,9 +91,7 @@ def run_turn(run: Run, *, model: Model | None = None) -> TurnOutcome:
     try:
         return _loop(turn)
     except RunCancelled:
-        return TurnOutcome(
-            status=Run.Status.CANCELLED, error_code="cancelled", error_message="The run was cancelled."
-        )
+        return TurnOutcome(status=Run.Status.CANCELLED, error_code="cancelled", error_message="The run was cancelled.")
 
 
 def _bounds_reached(turn: Turn) -> TurnOutcome | None:
@@ -131,7 +130,10 @@ def _loop(turn: Turn) -> TurnOutcome:
             response = model.complete(request, deadline=deadline)
         except ModelError as error:
             ModelCall.objects.create(
-                run=run, iteration=iteration, model=model.name, error_code=error.code,
+                run=run,
+                iteration=iteration,
+                model=model.name,
+                error_code=error.code,
                 latency_ms=int((time.monotonic() - started) * 1000),
             )
             return TurnOutcome(status=Run.Status.FAILED, error_code=error.code, error_message=error.message)
@@ -140,8 +142,13 @@ def _loop(turn: Turn) -> TurnOutcome:
         stop_reason = response.get("stop_reason") or ""
         usage = _usage(response)
         model_call = ModelCall.objects.create(
-            run=run, iteration=iteration, model=response.get("model") or model.name, response_content=content,
-            stop_reason=stop_reason, latency_ms=latency_ms, **usage,
+            run=run,
+            iteration=iteration,
+            model=response.get("model") or model.name,
+            response_content=content,
+            stop_reason=stop_reason,
+            latency_ms=latency_ms,
+            **usage,
         )
         _heartbeat(run, **usage)
         iteration += 1
@@ -173,11 +180,7 @@ def _loop(turn: Turn) -> TurnOutcome:
 # --- Tools, with the two-stage check -----------------------------------------------------------
 
 
-WAITING_FOR_CUSTOMER = ToolOutcome(
-    {"error": {"code": "confirmation_pending",
-               "message": "Not run: another action in this response is waiting for the customer's confirmation."}},
-    is_error=True, code="confirmation_pending",
-)
+WAITING_FOR_CUSTOMER = "Not run: another action in this response is waiting for the customer's confirmation."
 
 
 def _run_tools(turn: Turn, model_call: ModelCall, tool_uses: list[dict]) -> tuple[list[dict], bool]:
@@ -186,7 +189,14 @@ def _run_tools(turn: Turn, model_call: ModelCall, tool_uses: list[dict]) -> tupl
     paused = False
     for block in tool_uses:
         if paused:
-            _record(turn, model_call, block, WAITING_FOR_CUSTOMER, started=time.monotonic())
+            _refused(
+                turn,
+                model_call,
+                block,
+                Verdict.deny("confirmation_pending", detail=WAITING_FOR_CUSTOMER),
+                stage="stage1",
+                started=time.monotonic(),
+            )
             continue
         result = _run_tool(turn, model_call, block)
         if isinstance(result, PendingAction):
@@ -218,16 +228,30 @@ def _run_tool(turn: Turn, model_call: ModelCall, block: dict) -> dict | PendingA
             return _refused(turn, model_call, block, verdict, stage="stage2", started=started)
         if verdict.needs_confirmation:
             action = guardrails.pending_action_create(
-                run=turn.run, model_call=model_call, tool_use_id=block["id"], tool_name=name, arguments=arguments,
-                effect=effect, preview=guardrails.return_preview(effect, prices),
+                run=turn.run,
+                model_call=model_call,
+                tool_use_id=block["id"],
+                tool_name=name,
+                arguments=arguments,
+                effect=effect,
+                preview=guardrails.return_preview(effect, prices),
             )
             guardrails.event_record(
-                layer=GuardrailEvent.Layer.TOOLS, stage="stage2", code="confirmation_required",
-                action=GuardrailEvent.Action.CONFIRMATION_REQUIRED, thread_id=turn.run.thread_id,
-                run_id=turn.run.id, tool_name=name, policy_version=turn.policy.version,
+                layer=GuardrailEvent.Layer.TOOLS,
+                stage="stage2",
+                code="confirmation_required",
+                action=GuardrailEvent.Action.CONFIRMATION_REQUIRED,
+                thread_id=turn.run.thread_id,
+                run_id=turn.run.id,
+                tool_name=name,
+                policy_version=turn.policy.version,
             )
             return action
-        outcome = tool_apply(name, effect.as_dict(), turn.context)
+        # The Return and the transcript row that tells the model about it commit together,
+        # so a crash in between can never leave the model told that nothing happened.
+        with transaction.atomic():
+            outcome = tool_apply(name, effect.as_dict(), turn.context)
+            return _record(turn, model_call, block, outcome, started=started)
     return _record(turn, model_call, block, outcome, started=started)
 
 
@@ -240,32 +264,61 @@ def effect_check(effect: ReturnEffect, policy: GuardrailPolicy) -> tuple[Verdict
     return verdict, {item.id: item.price for item in order.items.all()}
 
 
-def _refused(turn: Turn, model_call: ModelCall, block: dict, verdict: Verdict, *, stage: str,
-             started: float) -> dict:
-    outcome = ToolOutcome({"error": {"code": verdict.code, "message": verdict.detail}}, is_error=True,
-                          code=verdict.code)
+def _refused(turn: Turn, model_call: ModelCall, block: dict, verdict: Verdict, *, stage: str, started: float) -> dict:
+    outcome = ToolOutcome(
+        {"error": {"code": verdict.code, "message": verdict.detail}}, is_error=True, code=verdict.code
+    )
     result = _record(turn, model_call, block, outcome, started=started, guardrail_code=verdict.code)
     guardrails.event_record(
-        layer=GuardrailEvent.Layer.TOOLS, stage=stage, code=verdict.code, action=GuardrailEvent.Action.BLOCKED,
-        thread_id=turn.run.thread_id, run_id=turn.run.id, tool_name=str(block.get("name", ""))[:64],
+        layer=GuardrailEvent.Layer.TOOLS,
+        stage=stage,
+        code=verdict.code,
+        action=GuardrailEvent.Action.BLOCKED,
+        thread_id=turn.run.thread_id,
+        run_id=turn.run.id,
+        tool_name=str(block.get("name", ""))[:64],
         tool_call=ToolCall.objects.filter(run=turn.run, tool_use_id=block["id"]).last(),
         policy_version=turn.policy.version,
     )
     return result
 
 
-def _record(turn: Turn, model_call: ModelCall, block: dict, outcome: ToolOutcome, *, started: float,
-            guardrail_code: str = "") -> dict:
-    tool_call_record(run=turn.run, model_call=model_call, tool_use_id=block["id"],
-                     name=str(block.get("name", ""))[:64], arguments=_arguments(block), outcome=outcome,
-                     guardrail_code=guardrail_code, duration_ms=int((time.monotonic() - started) * 1000))
+def _record(
+    turn: Turn, model_call: ModelCall, block: dict, outcome: ToolOutcome, *, started: float, guardrail_code: str = ""
+) -> dict:
+    tool_call_record(
+        run=turn.run,
+        model_call=model_call,
+        tool_use_id=block["id"],
+        name=str(block.get("name", ""))[:64],
+        arguments=_arguments(block),
+        outcome=outcome,
+        guardrail_code=guardrail_code,
+        duration_ms=int((time.monotonic() - started) * 1000),
+    )
     return tool_result_block(block["id"], outcome.result, is_error=outcome.is_error)
 
 
-def tool_call_record(*, run: Run, model_call: ModelCall, tool_use_id: str, name: str, arguments: dict,
-                     outcome: ToolOutcome, guardrail_code: str = "", duration_ms: int = 0) -> ToolCall:
+def tool_call_record(
+    *,
+    run: Run,
+    model_call: ModelCall,
+    tool_use_id: str,
+    name: str,
+    arguments: dict,
+    outcome: ToolOutcome,
+    guardrail_code: str = "",
+    duration_ms: int = 0,
+) -> ToolCall:
     """The transcript row for one tool_use; its result is what the model is told."""
     return ToolCall.objects.create(
-        run=run, model_call=model_call, tool_use_id=tool_use_id, name=name, input=arguments,
-        result=outcome.result, is_error=outcome.is_error, guardrail_code=guardrail_code, duration_ms=duration_ms,
+        run=run,
+        model_call=model_call,
+        tool_use_id=tool_use_id,
+        name=name,
+        input=arguments,
+        result=outcome.result,
+        is_error=outcome.is_error,
+        guardrail_code=guardrail_code,
+        duration_ms=duration_ms,
     )

@@ -28,8 +28,8 @@ from chat import actions, notify, selectors, services
 from chat.auth import customer_id_aget, customer_id_ensure, customer_id_get
 from chat.models import Run
 from chat.serializers import (
-    ActionInputSerializer,
     MESSAGE_STATUS,
+    ActionInputSerializer,
     MessageAcceptedSerializer,
     MessageInputSerializer,
     MessageSerializer,

@@ -93,7 +93,8 @@ class Run(models.Model):
     error_code = models.CharField(max_length=64, blank=True)
     error_message = models.CharField(max_length=500, blank=True)
     ending = models.CharField(
-        max_length=32, blank=True,
+        max_length=32,
+        blank=True,
         help_text="Why the turn stopped: end_turn, fallback, max_iterations, max_tokens, refusal, turn_limit, "
         "token_budget, confirmation_required.",
     )
@@ -145,7 +146,8 @@ class ModelCall(models.Model):
     latency_ms = models.PositiveIntegerField(default=0)
     error_code = models.CharField(max_length=64, blank=True)
     rejected_codes = models.JSONField(
-        default=list, blank=True,
+        default=list,
+        blank=True,
         help_text="L4 violations when this reply was rejected; the customer got the fallback instead and the "
         "draft is never sent back to the model.",
     )

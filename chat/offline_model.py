@@ -31,8 +31,12 @@ _POLICY_INTROS = {
     "password_reset": "Here is how to reset your password",
     "returns_overview": "Here is our return policy",
 }
-_ASK_FOR_RETURN = "To start a return, I need your order number (it looks like BK-12345) and the email address on the order."
-_ASK_FOR_LOOKUP = "To look up your order, I need your order number (it looks like BK-12345) and the email address on the order."
+_ASK_FOR_RETURN = (
+    "To start a return, I need your order number (it looks like BK-12345) and the email address on the order."
+)
+_ASK_FOR_LOOKUP = (
+    "To look up your order, I need your order number (it looks like BK-12345) and the email address on the order."
+)
 _ELIGIBILITY_REASONS = {
     "order_not_delivered": "it has not been delivered yet, so it cannot be returned",
     "outside_return_window": "its return window ended on {window_ends}",
@@ -107,8 +111,9 @@ class OfflineModel:
         content = (
             self._after_tools(results, conversation, turn)
             if results
-            else self._answer(conversation.customer_texts[-1] if conversation.customer_texts else "", conversation,
-                              turn)
+            else self._answer(
+                conversation.customer_texts[-1] if conversation.customer_texts else "", conversation, turn
+            )
         )
         stop_reason = "tool_use" if any(block["type"] == "tool_use" for block in content) else "end_turn"
         return {
@@ -119,8 +124,12 @@ class OfflineModel:
             "content": content,
             "stop_reason": stop_reason,
             "stop_sequence": None,
-            "usage": {"input_tokens": 0, "output_tokens": 0,
-                      "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+            "usage": {
+                "input_tokens": 0,
+                "output_tokens": 0,
+                "cache_creation_input_tokens": 0,
+                "cache_read_input_tokens": 0,
+            },
         }
 
     # --- a customer message --------------------------------------------------------------
@@ -166,8 +175,10 @@ class OfflineModel:
             if block.get("is_error"):
                 error = payload.get("error", {})
                 if error.get("code") == "order_not_found":
-                    parts.append("I couldn't find an order with that order number and email address. "
-                                 "Could you double-check both?")
+                    parts.append(
+                        "I couldn't find an order with that order number and email address. "
+                        "Could you double-check both?"
+                    )
                 else:
                     parts.append(f"I'm sorry, I couldn't do that: {error.get('message', 'something went wrong.')}")
                 continue
@@ -176,16 +187,17 @@ class OfflineModel:
             parts.append(self._describe(name, payload))
         return _text(" ".join(part for part in parts if part) or "I'm sorry, I couldn't find that.")
 
-    def _start_return(self, eligibility: dict, tool_input: dict, conversation: Conversation,
-                      turn: int) -> list[dict]:
+    def _start_return(self, eligibility: dict, tool_input: dict, conversation: Conversation, turn: int) -> list[dict]:
         request = conversation.customer_texts[-1].casefold() if conversation.customer_texts else ""
-        titles = [item["title"] for item in eligibility.get("items", [])
-                  if item.get("returnable") and item["title"].casefold() in request]
+        titles = [
+            item["title"]
+            for item in eligibility.get("items", [])
+            if item.get("returnable") and item["title"].casefold() in request
+        ]
         arguments = {**tool_input, "reason": "Customer asked to return it in chat."}
         if titles:
             arguments["item_titles"] = titles
-        return [{"type": "tool_use", "id": f"toolu_offline_{turn:04d}", "name": "initiate_return",
-                 "input": arguments}]
+        return [{"type": "tool_use", "id": f"toolu_offline_{turn:04d}", "name": "initiate_return", "input": arguments}]
 
     def _describe(self, name: str, payload: dict) -> str:
         if name == "lookup_policy":
@@ -197,8 +209,10 @@ class OfflineModel:
             return f"I found these orders: {orders}. Which one would you like help with?"
         if name == "check_return_eligibility":
             reason = _ELIGIBILITY_REASONS.get(payload.get("reason"), "it cannot be returned")
-            return (f"I'm sorry, order {payload.get('order_id')} can't be returned: "
-                    f"{reason.format(window_ends=payload.get('window_ends'))}.")
+            return (
+                f"I'm sorry, order {payload.get('order_id')} can't be returned: "
+                f"{reason.format(window_ends=payload.get('window_ends'))}."
+            )
         if name == "initiate_return":
             return _return_summary(payload)
         return ""

@@ -106,8 +106,9 @@ def _message_store(
             # the order they are accepted, which is the order their runs execute in.
             locked = Thread.objects.select_for_update().get(pk=thread.pk)
             if locked.status == Thread.Status.CLOSED:
-                raise ApplicationError("thread_closed", "This conversation has ended; please start a new one.",
-                                       status=409)
+                raise ApplicationError(
+                    "thread_closed", "This conversation has ended; please start a new one.", status=409
+                )
             # A confirmation still pending is declined first: the paused run resumes (and
             # finishes) before this message's run, which waits behind it.
             actions.pending_actions_decline_for_thread(thread_id=locked.pk)

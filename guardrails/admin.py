@@ -9,12 +9,30 @@ from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
 
 @admin.register(GuardrailPolicy)
 class GuardrailPolicyAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "returns_enabled", "confirmation_mode", "confirm_above_amount",
-                    "max_refund_without_human", "returns_per_thread", "turns_per_thread", "updated_at"]
+    list_display = [
+        "__str__",
+        "returns_enabled",
+        "confirmation_mode",
+        "confirm_above_amount",
+        "max_refund_without_human",
+        "returns_per_thread",
+        "turns_per_thread",
+        "updated_at",
+    ]
     readonly_fields = ["version", "updated_at"]
     fieldsets = [
-        ("Returns", {"fields": ["returns_enabled", "confirmation_mode", "confirm_above_amount",
-                                "max_refund_without_human", "returns_per_thread"]}),
+        (
+            "Returns",
+            {
+                "fields": [
+                    "returns_enabled",
+                    "confirmation_mode",
+                    "confirm_above_amount",
+                    "max_refund_without_human",
+                    "returns_per_thread",
+                ]
+            },
+        ),
         ("Conversation", {"fields": ["allowed_tools", "turns_per_thread"]}),
         ("Audit", {"fields": ["version", "updated_at"]}),
     ]
@@ -39,8 +57,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 
 def _thread_link(thread_id) -> str:
-    return format_html('<a href="{}">{}</a>', reverse("admin:chat_thread_change", args=[thread_id]),
-                       str(thread_id)[:8])
+    return format_html('<a href="{}">{}</a>', reverse("admin:chat_thread_change", args=[thread_id]), str(thread_id)[:8])
 
 
 @admin.register(GuardrailEvent)

@@ -25,11 +25,17 @@ class GuardrailPolicy(models.Model):
         max_length=20, choices=ConfirmationMode.choices, default=ConfirmationMode.ALWAYS
     )
     confirm_above_amount = models.DecimalField(
-        max_digits=10, decimal_places=2, default=Decimal("0.00"), validators=[MinValueValidator(0)],
+        max_digits=10,
+        decimal_places=2,
+        default=Decimal("0.00"),
+        validators=[MinValueValidator(0)],
         help_text="With 'above an amount': refunds above this need the customer's confirmation.",
     )
     max_refund_without_human = models.DecimalField(
-        max_digits=10, decimal_places=2, default=MAX_REFUND_WITHOUT_HUMAN, validators=[MinValueValidator(0)],
+        max_digits=10,
+        decimal_places=2,
+        default=MAX_REFUND_WITHOUT_HUMAN,
+        validators=[MinValueValidator(0)],
         help_text="Refunds above this are refused in chat (a human must handle them).",
     )
     returns_per_thread = models.PositiveSmallIntegerField(default=2)
@@ -78,8 +84,9 @@ class GuardrailEvent(models.Model):
     policy_version = models.PositiveIntegerField()
     thread = models.ForeignKey("chat.Thread", on_delete=models.CASCADE, related_name="guardrail_events")
     run = models.ForeignKey("chat.Run", on_delete=models.CASCADE, null=True, related_name="guardrail_events")
-    tool_call = models.ForeignKey("chat.ToolCall", on_delete=models.SET_NULL, null=True, blank=True,
-                                  related_name="guardrail_events")
+    tool_call = models.ForeignKey(
+        "chat.ToolCall", on_delete=models.SET_NULL, null=True, blank=True, related_name="guardrail_events"
+    )
 
     class Meta:
         ordering = ["-created_at"]
