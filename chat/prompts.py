@@ -26,8 +26,12 @@ REFUSAL_TEMPLATE = (
 REANCHOR_AFTER_MESSAGES = 12
 
 # Customer-facing words for orders.policy category slugs; an unknown slug falls back to its words.
-_CATEGORY_WORDS = {"ebook": "ebooks", "audiobook": "audiobooks", "gift_card": "gift cards",
-                   "personalized": "personalized items"}
+_CATEGORY_WORDS = {
+    "ebook": "ebooks",
+    "audiobook": "audiobooks",
+    "gift_card": "gift cards",
+    "personalized": "personalized items",
+}
 
 
 def _words_list(items: list[str]) -> str:
@@ -197,12 +201,9 @@ def prompt_fragments() -> list[str]:
 
 # Fixed replies: each says why the turn stopped, in words a customer understands, with no facts.
 REPLY_TOO_MANY_STEPS = (
-    "I'm sorry, I couldn't finish looking into that. Could you rephrase your question or ask about one "
-    "thing at a time?"
+    "I'm sorry, I couldn't finish looking into that. Could you rephrase your question or ask about one thing at a time?"
 )
-REPLY_TRUNCATED = (
-    "I'm sorry, my answer ran too long to send. Could you ask about one thing at a time?"
-)
+REPLY_TRUNCATED = "I'm sorry, my answer ran too long to send. Could you ask about one thing at a time?"
 REPLY_MODEL_REFUSED = (
     "I'm sorry, I can't help with that. Is there an order or a policy question I can help you with instead?"
 )
