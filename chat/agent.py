@@ -7,7 +7,7 @@ All guardrail calls are here, in the loop, not hidden inside tools or the model 
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.db import transaction
@@ -18,14 +18,23 @@ from bookly_project.db import db_connection_release
 from chat import prompts, selectors
 from chat.history import history_build, tool_result_block
 from chat.llm import Model, ModelError, get_model
-from chat.models import ModelCall, Run, ToolCall
+from chat.models import Message, ModelCall, Run, ToolCall
 from chat.tools import TOOLS, ToolContext, ToolOutcome, tool_apply, tool_execute, tool_schemas
 from guardrails import services as guardrails
 from guardrails.checks import check_effect, check_tool_call
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
+from guardrails.output import Grounding, check_reply
+from guardrails.screening import (
+    INJECTION_FINDINGS,
+    UNTRUSTED_FINDINGS_KEY,
+    check_input,
+    clean_text,
+    mark_untrusted,
+)
 from guardrails.state import thread_guard_state
 from guardrails.verdict import Verdict
 from orders.models import Order
+from orders.policy import POLICY_TEXTS, REFUND_TIMELINE, RETURN_LABEL_INSTRUCTIONS
 from orders.services import ReturnEffect, order_eligibility
 
 logger = logging.getLogger(__name__)
@@ -112,6 +121,10 @@ def _loop(turn: Turn) -> TurnOutcome:
     messages = history_build(run)
     iteration = ModelCall.objects.filter(run=run).count()
     deadline = time.monotonic() + settings.RUN_DEADLINE_SECONDS
+    suspicious = _screen_input(turn, first_attempt=iteration == 0)
+    reanchor = suspicious or len(messages) >= prompts.REANCHOR_AFTER_MESSAGES
+    # L1 is cached; the L2 reminder sits after the cache breakpoint so it never breaks the cached prefix.
+    system = [*prompts.system_blocks(), {**prompts.reminder_block(reanchor=reanchor), "bookly_uncached": True}]
 
     while iteration < settings.AGENT_MAX_ITERATIONS:
         if time.monotonic() > deadline:
@@ -120,7 +133,7 @@ def _loop(turn: Turn) -> TurnOutcome:
         request = {
             "model": model.name,
             "max_tokens": settings.MODEL_MAX_TOKENS,
-            "system": prompts.SYSTEM_PROMPT,
+            "system": system,
             "tools": tool_schemas(),
             "messages": messages,
         }
@@ -172,9 +185,71 @@ def _loop(turn: Turn) -> TurnOutcome:
         reply = _final_text(content)
         if not reply:
             return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="empty")
+        verdict = _check_reply(run, reply)
+        if not verdict.allowed:
+            # The draft stays on its ModelCall for staff; history never replays it to the model.
+            ModelCall.objects.filter(id=model_call.id).update(rejected_codes=list(verdict.codes))
+            guardrails.event_record(
+                layer=GuardrailEvent.Layer.OUTPUT,
+                stage="reply",
+                code=verdict.code,
+                action=GuardrailEvent.Action.FALLBACK,
+                thread_id=run.thread_id,
+                run_id=run.id,
+                detail=verdict.detail or ", ".join(verdict.codes),
+                policy_version=turn.policy.version,
+            )
+            return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_FALLBACK, ending="fallback")
         return TurnOutcome(status=Run.Status.COMPLETED, reply=reply)
 
     return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="max_iterations")
+
+
+# --- L0 and L4 ----------------------------------------------------------------------------------
+
+
+def _screen_input(turn: Turn, *, first_attempt: bool) -> bool:
+    """L0 on the customer's message: record what it finds; True if the thread looks under attack."""
+    run = turn.run
+    screening = check_input(run.user_message.content)
+    if first_attempt:
+        for finding in screening.findings:
+            guardrails.event_record(
+                layer=GuardrailEvent.Layer.INPUT,
+                stage="input",
+                code=finding,
+                action=GuardrailEvent.Action.RECORDED,
+                thread_id=run.thread_id,
+                run_id=run.id,
+                policy_version=turn.policy.version,
+            )
+    if screening.suspicious:
+        return True
+    # An earlier attempt in the thread keeps the reminders raised for the rest of it.
+    return GuardrailEvent.objects.filter(
+        thread_id=run.thread_id, layer=GuardrailEvent.Layer.INPUT, code__in=INJECTION_FINDINGS
+    ).exists()
+
+
+def _check_reply(run: Run, reply: str) -> Verdict:
+    """L4: every fact in the reply must be grounded in this thread's tool results, the customer's words or policy."""
+    grounding = Grounding.from_sources(
+        tool_results=list(ToolCall.objects.filter(run__thread_id=run.thread_id).values_list("name", "result")),
+        customer_texts=[
+            clean_text(text)
+            for text in Message.objects.filter(thread_id=run.thread_id, role=Message.Role.USER).values_list(
+                "content", flat=True
+            )
+        ],
+        policy_texts=[*POLICY_TEXTS.values(), RETURN_LABEL_INSTRUCTIONS, REFUND_TIMELINE],
+        today=timezone.localdate(),
+    )
+    return check_reply(
+        reply,
+        grounding=grounding,
+        refusal_template=prompts.REFUSAL_TEMPLATE,
+        prompt_fragments=prompts.prompt_fragments(),
+    )
 
 
 # --- Tools, with the two-stage check -----------------------------------------------------------
@@ -286,6 +361,7 @@ def _refused(turn: Turn, model_call: ModelCall, block: dict, verdict: Verdict, *
 def _record(
     turn: Turn, model_call: ModelCall, block: dict, outcome: ToolOutcome, *, started: float, guardrail_code: str = ""
 ) -> dict:
+    outcome = _as_untrusted_data(turn, block, outcome)
     tool_call_record(
         run=turn.run,
         model_call=model_call,
@@ -297,6 +373,25 @@ def _record(
         duration_ms=int((time.monotonic() - started) * 1000),
     )
     return tool_result_block(block["id"], outcome.result, is_error=outcome.is_error)
+
+
+def _as_untrusted_data(turn: Turn, block: dict, outcome: ToolOutcome) -> ToolOutcome:
+    """Text people once typed (titles, authors, reasons) is labelled as data; a likely injection is recorded."""
+    marked = mark_untrusted(outcome.result)
+    for path, findings in marked.get(UNTRUSTED_FINDINGS_KEY, {}).items():
+        for finding in findings:
+            guardrails.event_record(
+                layer=GuardrailEvent.Layer.INPUT,
+                stage="tool_result",
+                code=finding,
+                action=GuardrailEvent.Action.RECORDED,
+                thread_id=turn.run.thread_id,
+                run_id=turn.run.id,
+                tool_name=str(block.get("name", ""))[:64],
+                detail=f"in {path}"[:500],
+                policy_version=turn.policy.version,
+            )
+    return replace(outcome, result=marked)
 
 
 def tool_call_record(

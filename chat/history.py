@@ -11,6 +11,7 @@ import json
 from django.db.models import Prefetch
 
 from chat.models import ModelCall, Run, ToolCall
+from guardrails.screening import clean_text
 
 INTERRUPTED_RESULT = {
     "error": {
@@ -51,7 +52,8 @@ def history_build(run: Run) -> list[dict]:
     )
     turns: list[dict] = []
     for past in runs:
-        _append(turns, "user", [{"type": "text", "text": past.user_message.content}])
+        # The model sees the message without control or invisible characters (L0 cleaning).
+        _append(turns, "user", [{"type": "text", "text": clean_text(past.user_message.content)}])
         results = {call.tool_use_id: call for call in past.tool_calls.all()}
         for model_call in past.model_calls.all():
             tool_uses = [block for block in model_call.response_content if block.get("type") == "tool_use"]

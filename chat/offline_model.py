@@ -31,12 +31,11 @@ _POLICY_INTROS = {
     "password_reset": "Here is how to reset your password",
     "returns_overview": "Here is our return policy",
 }
-_ASK_FOR_RETURN = (
-    "To start a return, I need your order number (it looks like BK-12345) and the email address on the order."
+_ORDER_NUMBER_AND_EMAIL = (
+    "I need your order number (it starts with BK- followed by 4 to 6 digits) and the email address on the order."
 )
-_ASK_FOR_LOOKUP = (
-    "To look up your order, I need your order number (it looks like BK-12345) and the email address on the order."
-)
+_ASK_FOR_RETURN = f"To start a return, {_ORDER_NUMBER_AND_EMAIL}"
+_ASK_FOR_LOOKUP = f"To look up your order, {_ORDER_NUMBER_AND_EMAIL}"
 _ELIGIBILITY_REASONS = {
     "order_not_delivered": "it has not been delivered yet, so it cannot be returned",
     "outside_return_window": "its return window ended on {window_ends}",

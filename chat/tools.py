@@ -116,7 +116,7 @@ def _order_id(arguments: dict) -> str:
         or has_control_chars(value)
         or not order_id_is_valid(order_id_normalise(value))
     ):
-        raise ToolError("invalid_order_id", "order_id must look like BK-10042 (BK- followed by 4 to 6 digits).")
+        raise ToolError("invalid_order_id", "order_id must be BK- followed by 4 to 6 digits.")
     return order_id_normalise(value)
 
 
@@ -247,7 +247,7 @@ _ORDER_ID_SCHEMA = {
     "type": "string",
     "maxLength": ORDER_ID_MAX_LENGTH,
     "pattern": "^[Bb][Kk]-[0-9]{4,6}$",
-    "description": "The order number, like BK-10042.",
+    "description": "The order number exactly as the customer gave it: BK- followed by 4 to 6 digits.",
 }
 _EMAIL_SCHEMA = {
     "type": "string",

@@ -7,8 +7,11 @@ urlpatterns = [
     path("threads", api.ThreadListCreateApi.as_view(), name="thread-list"),
     path("threads/<uuid:thread_id>", api.ThreadDetailApi.as_view(), name="thread-detail"),
     path("threads/<uuid:thread_id>/messages", api.MessageListCreateApi.as_view(), name="message-list"),
-    path("threads/<uuid:thread_id>/messages/<uuid:message_id>/status", api.MessageStatusApi.as_view(),
-         name="message-status"),
+    path(
+        "threads/<uuid:thread_id>/messages/<uuid:message_id>/status",
+        api.MessageStatusApi.as_view(),
+        name="message-status",
+    ),
     path("runs/<uuid:run_id>", api.run_detail, name="run-detail"),
     path("runs/<uuid:run_id>/cancel", api.RunCancelApi.as_view(), name="run-cancel"),
     path("runs/<uuid:run_id>/actions/<uuid:action_id>", api.RunActionApi.as_view(), name="run-action"),
