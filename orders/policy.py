@@ -23,7 +23,7 @@ POLICY_TEXTS: dict[str, str] = {
         "as soon as the order ships."
     ),
     "password_reset": (
-        "To reset your password, choose \"Forgot password\" on the sign-in page and enter the "
+        'To reset your password, choose "Forgot password" on the sign-in page and enter the '
         "email address on your account. We will email you a reset link that is valid for "
         "60 minutes. If the email does not arrive, check your spam folder or request a new link."
     ),
