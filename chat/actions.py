@@ -121,30 +121,9 @@ def _confirm(action: PendingAction) -> ApplicationError | None:
     return None
 
 
-def _expire(action: PendingAction) -> None:
-    """The customer did not answer in time: nothing is applied, and the decision is recorded."""
-    code = "confirmation_expired"
-    _close(
-        action,
-        PendingAction.Decision.EXPIRED,
-        _error(code, "The customer did not confirm in time. Nothing was changed."),
-        guardrail_code=code,
-    )
-    guardrails.event_record(
-        layer=GuardrailEvent.Layer.TOOLS,
-        stage="confirm",
-        code=code,
-        action=GuardrailEvent.Action.BLOCKED,
-        thread_id=action.thread_id,
-        run_id=action.run_id,
-        tool_name=action.tool_name,
-        policy_version=guardrails.policy_current().version,
-    )
-
-
-def _reject(action: PendingAction, code: str, policy_version: int) -> ApplicationError:
-    message = "The return could not be started: the order or its items changed. Nothing was changed."
-    _close(action, PendingAction.Decision.REJECTED, _error(code, message), guardrail_code=code)
+def _refuse(action: PendingAction, decision: str, code: str, message: str, policy_version: int) -> None:
+    """Close the action without applying it, tell the model why, and record the guardrail decision."""
+    _close(action, decision, _error(code, message), guardrail_code=code)
     guardrails.event_record(
         layer=GuardrailEvent.Layer.TOOLS,
         stage="confirm",
@@ -154,6 +133,28 @@ def _reject(action: PendingAction, code: str, policy_version: int) -> Applicatio
         run_id=action.run_id,
         tool_name=action.tool_name,
         policy_version=policy_version,
+    )
+
+
+def _expire(action: PendingAction) -> None:
+    """The customer did not answer in time: nothing is applied."""
+    _refuse(
+        action,
+        PendingAction.Decision.EXPIRED,
+        "confirmation_expired",
+        "The customer did not confirm in time. Nothing was changed.",
+        guardrails.policy_current().version,
+    )
+
+
+def _reject(action: PendingAction, code: str, policy_version: int) -> ApplicationError:
+    """A confirmation whose re-check failed: nothing is applied; the client gets a 409."""
+    _refuse(
+        action,
+        PendingAction.Decision.REJECTED,
+        code,
+        "The return could not be started: the order or its items changed. Nothing was changed.",
+        policy_version,
     )
     return ApplicationError(
         code, "The return could not be started because something changed; see the chat.", status=409
