@@ -23,6 +23,7 @@ run: install
 	PORT=$(PORT) ./scripts/run.sh
 
 test: install
+	./scripts/ensure_chromium.sh
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) scripts/check_services.py
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOOKLY_LLM=offline ANTHROPIC_API_KEY= \
 		$(PY) manage.py makemigrations --check --dry-run
