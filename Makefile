@@ -8,6 +8,10 @@ PORT ?= 8000
 # make test talks to real Postgres and Redis at their default local addresses.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bookly
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+# make bench uses its own database and Redis db (the database is created if missing).
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bookly_bench
+BENCH_REDIS_URL ?= redis://127.0.0.1:6379/5
+BENCH_ARGS ?=
 
 .PHONY: install run test lint format bench clean
 
@@ -29,6 +33,11 @@ test: install
 		$(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOOKLY_LLM=offline ANTHROPIC_API_KEY= \
 		$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: install
+	mkdir -p artifacts
+	BENCH_DATABASE_URL=$(BENCH_DATABASE_URL) BENCH_REDIS_URL=$(BENCH_REDIS_URL) \
+		$(PY) -m bench.run --private-redis --json artifacts/bench.json $(BENCH_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
