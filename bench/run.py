@@ -600,7 +600,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=[],
         help="extra uvicorn option, e.g. --uvicorn-arg=--loop=uvloop",
     )
-    parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
+    parser.add_argument("--workers", type=int, default=2, help="Celery worker processes (make run: WORKER_PROCESSES=2)")
     parser.add_argument("--pool", default="threads", help="Celery pool: threads, prefork, gevent, solo")
     parser.add_argument("--concurrency", type=int, default=100)
     parser.add_argument("--worker-loglevel", default="INFO", help="Procfile: INFO")

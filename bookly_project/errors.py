@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
@@ -64,6 +65,14 @@ def api_exception_handler(exc: Exception, context: dict) -> Response:
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("payload_too_large", "The request body is larger than 64 KiB."), status=413)
+    if isinstance(exc, DatabaseError):
+        # Pool exhausted or the database away: the client may retry; never a 500 with a trace.
+        logger.warning("database unavailable in %s: %s", context.get("view").__class__.__name__, type(exc).__name__)
+        return Response(
+            error_body("service_unavailable", "The service is busy; please try again shortly."),
+            status=503,
+            headers={"Retry-After": "1"},
+        )
     if isinstance(exc, Http404):
         exc = drf_exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -91,10 +91,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env.str("REDIS_URL", default="")
 
 if REDIS_URL:
+    # django-redis keeps one connection pool per process. Django's own RedisCache builds a
+    # cache object, and so a new Redis connection, for every request under ASGI.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "CONNECTION_POOL_CLASS": "redis.BlockingConnectionPool",
+                "CONNECTION_POOL_KWARGS": {"max_connections": env.int("REDIS_POOL_MAX_SIZE", default=50), "timeout": 5},
+                "SOCKET_CONNECT_TIMEOUT": 2,
+                "SOCKET_TIMEOUT": 2,
+            },
         }
     }
 else:

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from chat.models import Message, ModelCall, Run, Thread, ToolCall
-from chat.selectors import thread_tokens_used
+from chat.selectors import thread_usage
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -54,7 +54,7 @@ class ThreadAdmin(admin.ModelAdmin):
 
     @admin.display(description="tokens used (input + output)")
     def tokens_used(self, thread: Thread) -> int:
-        return thread_tokens_used(thread_id=thread.pk)
+        return thread_usage(thread_id=thread.pk, up_to_seq=thread.last_seq)[1]
 
     @admin.action(description="Mark selected threads as reviewed")
     def mark_reviewed(self, request, queryset) -> None:

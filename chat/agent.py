@@ -105,10 +105,10 @@ def run_turn(run: Run, *, model: Model | None = None) -> TurnOutcome:
 
 def _bounds_reached(turn: Turn) -> TurnOutcome | None:
     """Thread-level bounds, checked before any model call: they end the conversation politely."""
-    run = turn.run
-    if selectors.thread_turns(thread_id=run.thread_id, up_to_seq=run.seq) > turn.policy.turns_per_thread:
+    turns, tokens = selectors.thread_usage(thread_id=turn.run.thread_id, up_to_seq=turn.run.seq)
+    if turns > turn.policy.turns_per_thread:
         return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TURN_LIMIT, ending="turn_limit")
-    if selectors.thread_tokens_used(thread_id=run.thread_id) >= settings.THREAD_TOKEN_BUDGET:
+    if tokens >= settings.THREAD_TOKEN_BUDGET:
         return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOKEN_BUDGET, ending="token_budget")
     return None
 
@@ -129,7 +129,6 @@ def _loop(turn: Turn) -> TurnOutcome:
     while iteration < settings.AGENT_MAX_ITERATIONS:
         if time.monotonic() > deadline:
             return TurnOutcome(status=Run.Status.FAILED, error_code="timeout", error_message="The reply took too long.")
-        _heartbeat(run)
         request = {
             "model": model.name,
             "max_tokens": settings.MODEL_MAX_TOKENS,
@@ -163,7 +162,7 @@ def _loop(turn: Turn) -> TurnOutcome:
             latency_ms=latency_ms,
             **usage,
         )
-        _heartbeat(run, **usage)
+        _heartbeat(run, **usage)  # also where a cancellation takes effect, before any tool runs
         iteration += 1
 
         tool_uses = [block for block in content if block.get("type") == "tool_use"]

@@ -262,7 +262,10 @@ async def run_detail(request: HttpRequest, run_id: UUID) -> HttpResponse:
         wait = _parse_wait(request.GET.get("wait"))
     except ApplicationError as error:
         return error_response(error.status, error.code, error.message, error.details)
-    run = await _run_wait(await customer_id_aget(request), run_id, wait)
+    try:
+        run = await _run_wait(await customer_id_aget(request), run_id, wait)
+    except DatabaseError:
+        return error_response(503, "service_unavailable", "The service is busy; please try again shortly.")
     if run is None:
         return error_response(404, "not_found", "Run not found.")
     body = json.dumps(RunSerializer(run).data, cls=DRFJSONEncoder).encode()

@@ -2,8 +2,10 @@
 
 from uuid import UUID
 
-from django.db.models import QuerySet, Sum
+from asgiref.sync import sync_to_async
+from django.db.models import Count, Q, QuerySet, Sum
 
+from bookly_project.db import db_connection_release
 from bookly_project.errors import ApplicationError
 from chat.models import Message, Run, Thread
 from guardrails.models import PendingAction
@@ -66,22 +68,23 @@ def run_get(*, owner: str | None, run_id: UUID) -> Run:
     return run_with_action(run)
 
 
+def _run_read_and_release(owner: str | None, run_id: UUID) -> Run | None:
+    try:
+        run = Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner).first() if owner else None
+        return run_with_action(run) if run is not None else None
+    finally:
+        # A long-poll waits between reads: it must not hold a pooled connection meanwhile.
+        db_connection_release()
+
+
 async def run_aget(*, owner: str | None, run_id: UUID) -> Run | None:
-    """Async twin of run_get for the long-poll view; None when not the caller's."""
-    if not owner:
-        return None
-    run = await Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner).afirst()
-    if run is not None:
-        run.open_action = await _open_actions(run).afirst() if run.status == Run.Status.REQUIRES_ACTION else None
-    return run
+    """Async twin of run_get for the long-poll view (one thread hop); None when not the caller's."""
+    return await sync_to_async(_run_read_and_release)(owner, run_id)
 
 
-def thread_tokens_used(*, thread_id: UUID) -> int:
-    """Input + output tokens all runs of the thread have spent (the per-thread budget counts these)."""
-    totals = Run.objects.filter(thread_id=thread_id).aggregate(input=Sum("input_tokens"), output=Sum("output_tokens"))
-    return (totals["input"] or 0) + (totals["output"] or 0)
-
-
-def thread_turns(*, thread_id: UUID, up_to_seq: int) -> int:
-    """How many customer turns the thread has had, up to and including the run at `up_to_seq`."""
-    return Run.objects.filter(thread_id=thread_id, seq__lte=up_to_seq).count()
+def thread_usage(*, thread_id: UUID, up_to_seq: int) -> tuple[int, int]:
+    """(customer turns up to and including `up_to_seq`, input + output tokens spent) for the thread's bounds."""
+    totals = Run.objects.filter(thread_id=thread_id).aggregate(
+        turns=Count("id", filter=Q(seq__lte=up_to_seq)), input=Sum("input_tokens"), output=Sum("output_tokens")
+    )
+    return totals["turns"], (totals["input"] or 0) + (totals["output"] or 0)

@@ -31,4 +31,5 @@ cat <<INFO
   Press Ctrl-C to stop everything.
 
 INFO
-exec .venv/bin/honcho start -p "$PORT" -f Procfile
+# One worker process per core: a single process's consumer thread cannot feed hundreds of threads.
+exec .venv/bin/honcho start -p "$PORT" -c "worker=${WORKER_PROCESSES:-2}" -f Procfile
