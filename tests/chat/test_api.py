@@ -455,3 +455,29 @@ def test_message_is_kept_when_the_broker_is_down(alice, django_capture_on_commit
     run = Run.objects.get(id=response.json()["run"]["id"])
     assert run.status == Run.Status.QUEUED
     assert run.dispatched_at is None  # the sweep picks it up
+
+
+def test_a_database_outage_is_a_503_not_a_500(alice, monkeypatch):
+    from django.db import OperationalError
+
+    from chat import selectors
+
+    thread = alice.new_thread()
+    run_id = alice.say(thread, "hello").json()["run"]["id"]
+
+    def pool_exhausted(**kwargs):
+        raise OperationalError("couldn't get a connection after 10.00 sec")
+
+    monkeypatch.setattr(selectors, "thread_get", pool_exhausted)
+    response = alice.say(thread, "hello again")
+    assert response.status_code == 503
+    assert error_code(response) == "service_unavailable"
+    assert response["Retry-After"] == "1"
+
+    async def poll_pool_exhausted(**kwargs):
+        raise OperationalError("couldn't get a connection after 10.00 sec")
+
+    monkeypatch.setattr(selectors, "run_aget", poll_pool_exhausted)
+    polled = alice.get(f"/api/v1/runs/{run_id}?wait=1")
+    assert polled.status_code == 503
+    assert error_code(polled) == "service_unavailable"
