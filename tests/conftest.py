@@ -7,7 +7,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -111,12 +111,9 @@ def _test_database_url() -> str:
     return f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-@contextlib.contextmanager
-def celery_worker(env_overrides: dict | None = None, *, concurrency: int = 8, name: str = "worker") -> Iterator[Path]:
-    """Start `celery worker` against the test database and Redis; yield its log path; stop it."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    log_path = ARTIFACTS / f"{name}.log"
-    env = {
+def server_env(env_overrides: dict | None = None) -> dict:
+    """The environment of a server or worker process run against the test database and Redis."""
+    return {
         **os.environ,
         "DATABASE_URL": _test_database_url(),
         "REDIS_URL": settings.REDIS_URL,
@@ -124,37 +121,22 @@ def celery_worker(env_overrides: dict | None = None, *, concurrency: int = 8, na
         "DB_POOL_MAX_SIZE": "4",
         **(env_overrides or {}),
     }
+
+
+@contextlib.contextmanager
+def managed_process(args: list[str], *, env: dict, name: str, ready: Callable[[Path], bool]) -> Iterator[Path]:
+    """Start `args` in its own process group, wait until `ready(log_path)`, yield the log; always stop it."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    log_path = ARTIFACTS / f"{name}.log"
     with open(log_path, "w") as log:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "bookly_project",
-                "worker",
-                "--pool",
-                "threads",
-                "--concurrency",
-                str(concurrency),
-                "--loglevel",
-                "INFO",
-                "--without-mingle",
-                "--without-gossip",
-                "--hostname",
-                f"{name}@%h",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+            args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
     try:
         deadline = time.monotonic() + 30
-        while "ready." not in log_path.read_text():
+        while not ready(log_path):
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the Celery worker did not start; see {log_path}:\n{log_path.read_text()[-2000:]}")
+                raise RuntimeError(f"{name} did not start; see {log_path}:\n{log_path.read_text()[-2000:]}")
             time.sleep(0.1)
         yield log_path
     finally:
@@ -164,6 +146,33 @@ def celery_worker(env_overrides: dict | None = None, *, concurrency: int = 8, na
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+
+@contextlib.contextmanager
+def celery_worker(env_overrides: dict | None = None, *, concurrency: int = 8, name: str = "worker") -> Iterator[Path]:
+    """Start `celery worker` against the test database and Redis; yield its log path; stop it."""
+    args = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "bookly_project",
+        "worker",
+        "--pool",
+        "threads",
+        "--concurrency",
+        str(concurrency),
+        "--loglevel",
+        "INFO",
+        "--without-mingle",
+        "--without-gossip",
+        "--hostname",
+        f"{name}@%h",
+    ]
+    with managed_process(
+        args, env=server_env(env_overrides), name=name, ready=lambda log: "ready." in log.read_text()
+    ) as log_path:
+        yield log_path
 
 
 @pytest.fixture(scope="session")

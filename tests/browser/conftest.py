@@ -11,11 +11,8 @@ violations.
 import contextlib
 import os
 import re
-import signal
 import socket
-import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,7 +26,7 @@ from django.core.management import call_command
 from django.db import connections
 
 from chat.auth import CUSTOMER_SESSION_KEY
-from tests.conftest import ARTIFACTS, ROOT, _test_database_url, celery_worker
+from tests.conftest import ARTIFACTS, celery_worker, managed_process, server_env
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -75,63 +72,35 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _answers_health(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
 @contextlib.contextmanager
 def bookly_web(env_overrides: dict | None = None, *, name: str = "browser-web") -> Iterator[str]:
     """Start uvicorn with the real ASGI app against the test database and Redis; yield its URL."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    log_path = ARTIFACTS / f"{name}.log"
     port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": _test_database_url(),
-        "REDIS_URL": settings.REDIS_URL,
-        "BOOKLY_LLM": "offline",
-        "DEBUG": "false",
-        "DB_POOL_MAX_SIZE": "4",
-        **(env_overrides or {}),
-    }
+    env = server_env({"DEBUG": "false", **(env_overrides or {})})
     env.pop(ASYNC_UNSAFE, None)
-    with open(log_path, "w") as log:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "bookly_project.asgi:application",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--lifespan",
-                "off",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    args = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "bookly_project.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--lifespan",
+        "off",
+    ]
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the web server did not start; see {log_path}:\n{log_path.read_text()[-2000:]}")
-            time.sleep(0.1)
+    with managed_process(args, env=env, name=name, ready=lambda log: _answers_health(url)):
         yield url
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
 
 
 @contextlib.contextmanager
