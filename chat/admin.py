@@ -96,6 +96,7 @@ class RunAdmin(admin.ModelAdmin):
         "id",
         "thread_link",
         "status",
+        "ending",
         "error_code",
         "attempts",
         "model",
@@ -110,8 +111,26 @@ class RunAdmin(admin.ModelAdmin):
     list_select_related = ["thread"]
     inlines = [ModelCallInline, ToolCallInline]
 
+    fieldsets = [
+        ("Turn", {"fields": ["id", "thread_link", "status", "ending", "customer_message", "reply"]}),
+        ("Failure", {"fields": ["error_code", "error_message", "attempts", "cancel_requested"]}),
+        (
+            "Model and usage",
+            {"fields": ["model", "input_tokens", "output_tokens", "cache_write_tokens", "cache_read_tokens"]},
+        ),
+        ("Timing", {"fields": ["created_at", "dispatched_at", "started_at", "heartbeat_at", "completed_at"]}),
+    ]
+
     def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in Run._meta.fields]
+        return [field.name for field in Run._meta.fields] + ["thread_link", "customer_message", "reply"]
+
+    @admin.display(description="customer wrote")
+    def customer_message(self, run: Run) -> str:
+        return run.user_message.content
+
+    @admin.display(description="customer saw")
+    def reply(self, run: Run) -> str:
+        return run.assistant_message.content if run.assistant_message_id else "-"
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -36,6 +36,10 @@ _ORDER_NUMBER_AND_EMAIL = (
 )
 _ASK_FOR_RETURN = f"To start a return, {_ORDER_NUMBER_AND_EMAIL}"
 _ASK_FOR_LOOKUP = f"To look up your order, {_ORDER_NUMBER_AND_EMAIL}"
+_ITEM_REASONS = {
+    "already_returned": "has already been returned",
+    "item_not_returnable": "cannot be returned under our policy",
+}
 _ELIGIBILITY_REASONS = {
     "order_not_delivered": "it has not been delivered yet, so it cannot be returned",
     "outside_return_window": "its return window ended on {window_ends}",
@@ -187,15 +191,20 @@ class OfflineModel:
         return _text(" ".join(part for part in parts if part) or "I'm sorry, I couldn't find that.")
 
     def _start_return(self, eligibility: dict, tool_input: dict, conversation: Conversation, turn: int) -> list[dict]:
+        """Return what the customer named (or every returnable item if they named none); never a substitute."""
         request = conversation.customer_texts[-1].casefold() if conversation.customer_texts else ""
-        titles = [
-            item["title"]
-            for item in eligibility.get("items", [])
-            if item.get("returnable") and item["title"].casefold() in request
-        ]
+        named = [item for item in eligibility.get("items", []) if item["title"].casefold() in request]
         arguments = {**tool_input, "reason": "Customer asked to return it in chat."}
-        if titles:
-            arguments["item_titles"] = titles
+        if named:
+            returnable = [item["title"] for item in named if item.get("returnable")]
+            if not returnable:
+                return _text(
+                    " ".join(
+                        f"I'm sorry, {item['title']} {_ITEM_REASONS.get(item.get('reason'), 'cannot be returned')}."
+                        for item in named
+                    )
+                )
+            arguments["item_titles"] = returnable
         return [{"type": "tool_use", "id": f"toolu_offline_{turn:04d}", "name": "initiate_return", "input": arguments}]
 
     def _describe(self, name: str, payload: dict) -> str:
