@@ -188,15 +188,13 @@ def _loop(turn: Turn) -> TurnOutcome:
         if not verdict.allowed:
             # The draft stays on its ModelCall for staff; history never replays it to the model.
             ModelCall.objects.filter(id=model_call.id).update(rejected_codes=list(verdict.codes))
-            guardrails.event_record(
-                layer=GuardrailEvent.Layer.OUTPUT,
-                stage="reply",
-                code=verdict.code,
-                action=GuardrailEvent.Action.FALLBACK,
-                thread_id=run.thread_id,
-                run_id=run.id,
+            _event(
+                turn,
+                GuardrailEvent.Layer.OUTPUT,
+                "reply",
+                verdict.code,
+                GuardrailEvent.Action.FALLBACK,
                 detail=verdict.detail or ", ".join(verdict.codes),
-                policy_version=turn.policy.version,
             )
             return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_FALLBACK, ending="fallback")
         return TurnOutcome(status=Run.Status.COMPLETED, reply=reply)
@@ -213,15 +211,7 @@ def _screen_input(turn: Turn, *, first_attempt: bool) -> bool:
     screening = check_input(run.user_message.content)
     if first_attempt:
         for finding in screening.findings:
-            guardrails.event_record(
-                layer=GuardrailEvent.Layer.INPUT,
-                stage="input",
-                code=finding,
-                action=GuardrailEvent.Action.RECORDED,
-                thread_id=run.thread_id,
-                run_id=run.id,
-                policy_version=turn.policy.version,
-            )
+            _event(turn, GuardrailEvent.Layer.INPUT, "input", finding, GuardrailEvent.Action.RECORDED)
     if screening.suspicious:
         return True
     # An earlier attempt in the thread keeps the reminders raised for the rest of it.
@@ -310,23 +300,21 @@ def _run_tool(turn: Turn, model_call: ModelCall, block: dict) -> dict | PendingA
                 effect=effect,
                 preview=guardrails.return_preview(effect, prices),
             )
-            guardrails.event_record(
-                layer=GuardrailEvent.Layer.TOOLS,
-                stage="stage2",
-                code="confirmation_required",
-                action=GuardrailEvent.Action.CONFIRMATION_REQUIRED,
-                thread_id=turn.run.thread_id,
-                run_id=turn.run.id,
+            _event(
+                turn,
+                GuardrailEvent.Layer.TOOLS,
+                "stage2",
+                "confirmation_required",
+                GuardrailEvent.Action.CONFIRMATION_REQUIRED,
                 tool_name=name,
-                policy_version=turn.policy.version,
             )
             return action
         # The Return and the transcript row that tells the model about it commit together,
         # so a crash in between can never leave the model told that nothing happened.
         with transaction.atomic():
             outcome = tool_apply(name, effect.as_dict(), turn.context)
-            return _record(turn, model_call, block, outcome, started=started)
-    return _record(turn, model_call, block, outcome, started=started)
+            return _record(turn, model_call, block, outcome, started=started)[1]
+    return _record(turn, model_call, block, outcome, started=started)[1]
 
 
 def effect_check(effect: ReturnEffect, policy: GuardrailPolicy) -> tuple[Verdict, dict]:
@@ -338,59 +326,65 @@ def effect_check(effect: ReturnEffect, policy: GuardrailPolicy) -> tuple[Verdict
     return verdict, {item.id: item.price for item in order.items.all()}
 
 
+def _event(turn: Turn, layer: str, stage: str, code: str, action: str, **extra) -> None:
+    """Record a guardrail decision of this turn under the policy version in force."""
+    guardrails.event_record(
+        layer=layer,
+        stage=stage,
+        code=code,
+        action=action,
+        thread_id=turn.run.thread_id,
+        run_id=turn.run.id,
+        policy_version=turn.policy.version,
+        **extra,
+    )
+
+
 def _refused(turn: Turn, model_call: ModelCall, block: dict, verdict: Verdict, *, stage: str, started: float) -> dict:
     outcome = ToolOutcome(
         {"error": {"code": verdict.code, "message": verdict.detail}}, is_error=True, code=verdict.code
     )
-    result = _record(turn, model_call, block, outcome, started=started, guardrail_code=verdict.code)
-    guardrails.event_record(
-        layer=GuardrailEvent.Layer.TOOLS,
-        stage=stage,
-        code=verdict.code,
-        action=GuardrailEvent.Action.BLOCKED,
-        thread_id=turn.run.thread_id,
-        run_id=turn.run.id,
-        tool_name=str(block.get("name", ""))[:64],
-        tool_call=ToolCall.objects.filter(run=turn.run, tool_use_id=block["id"]).last(),
-        policy_version=turn.policy.version,
+    tool_call, result = _record(turn, model_call, block, outcome, started=started, guardrail_code=verdict.code)
+    _event(
+        turn,
+        GuardrailEvent.Layer.TOOLS,
+        stage,
+        verdict.code,
+        GuardrailEvent.Action.BLOCKED,
+        tool_name=tool_call.name,
+        tool_call=tool_call,
     )
     return result
 
 
 def _record(
     turn: Turn, model_call: ModelCall, block: dict, outcome: ToolOutcome, *, started: float, guardrail_code: str = ""
-) -> dict:
-    outcome = _as_untrusted_data(turn, block, outcome)
-    tool_call_record(
+) -> tuple[ToolCall, dict]:
+    """Store the tool call (people-typed text in its result marked as data) and build its tool_result block."""
+    marked = mark_untrusted(outcome.result)
+    tool_call = tool_call_record(
         run=turn.run,
         model_call=model_call,
         tool_use_id=block["id"],
         name=str(block.get("name", ""))[:64],
         arguments=_arguments(block),
-        outcome=outcome,
+        outcome=replace(outcome, result=marked),
         guardrail_code=guardrail_code,
         duration_ms=int((time.monotonic() - started) * 1000),
     )
-    return tool_result_block(block["id"], outcome.result, is_error=outcome.is_error)
-
-
-def _as_untrusted_data(turn: Turn, block: dict, outcome: ToolOutcome) -> ToolOutcome:
-    """Text people once typed (titles, authors, reasons) is labelled as data; a likely injection is recorded."""
-    marked = mark_untrusted(outcome.result)
     for path, findings in marked.get(UNTRUSTED_FINDINGS_KEY, {}).items():
         for finding in findings:
-            guardrails.event_record(
-                layer=GuardrailEvent.Layer.INPUT,
-                stage="tool_result",
-                code=finding,
-                action=GuardrailEvent.Action.RECORDED,
-                thread_id=turn.run.thread_id,
-                run_id=turn.run.id,
-                tool_name=str(block.get("name", ""))[:64],
+            _event(
+                turn,
+                GuardrailEvent.Layer.INPUT,
+                "tool_result",
+                finding,
+                GuardrailEvent.Action.RECORDED,
+                tool_name=tool_call.name,
+                tool_call=tool_call,
                 detail=f"in {path}"[:500],
-                policy_version=turn.policy.version,
             )
-    return replace(outcome, result=marked)
+    return tool_call, tool_result_block(block["id"], marked, is_error=outcome.is_error)
 
 
 def tool_call_record(

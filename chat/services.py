@@ -191,8 +191,6 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
     with transaction.atomic():
         locked = Thread.objects.select_for_update().get(pk=run.thread_id)
         current = Run.objects.filter(id=run.id, attempts=run.attempts, status=Run.Status.IN_PROGRESS)
-        if not current.exists():
-            return False
         updates: dict = {
             "status": outcome.status,
             "heartbeat_at": now,
@@ -209,7 +207,9 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
             updates["assistant_message"] = Message.objects.create(
                 thread=locked, seq=seq, role=Message.Role.ASSISTANT, content=outcome.reply
             )
-        current.update(**updates)
+        if not current.update(**updates):
+            transaction.set_rollback(True)  # a superseded attempt: the reply above is not kept
+            return False
         transaction.on_commit(partial(_run_ended, run_id=run.id, thread_id=run.thread_id))
     return True
 

@@ -11,7 +11,7 @@ data for the model, never instructions.
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from orders.models import Order
@@ -58,7 +58,6 @@ class ToolContext:
 
     thread_id: Any
     run_id: Any
-    extra: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ MESSAGES = {
     "outside_return_window": "The return window for this order has closed.",
     "nothing_returnable": "Nothing in this order can be returned.",
     "refund_exceeds_limit": "This refund cannot be approved in chat; the customer needs a human agent.",
-    "confirmation_required": "The customer must confirm this return in the app.",
 }
 
 

@@ -19,20 +19,18 @@ from orders.models import Order, OrderItem, ReturnItem
 from orders.policy import REFUND_METHOD
 from orders.validation import email_is_valid, email_normalise, has_control_chars, order_id_is_valid
 
-RECORD_FIELDS = frozenset(
-    {
-        "order_id",
-        "customer_name",
-        "email",
-        "status",
-        "order_date",
-        "delivered_date",
-        "tracking_number",
-        "payment_method",
-        "items",
-        "total",
-    }
+_ORDER_FIELDS = (
+    "customer_name",
+    "email",
+    "status",
+    "order_date",
+    "delivered_date",
+    "tracking_number",
+    "payment_method",
+    "total",
 )
+# The JSON fields of one record: the order's own columns, its id and its items.
+RECORD_FIELDS = frozenset({"order_id", "items", *_ORDER_FIELDS})
 REQUIRED_FIELDS = ("order_id", "customer_name", "email", "status", "order_date", "items", "total")
 ITEM_FIELDS = frozenset({"title", "author", "price", "category"})
 MAX_ITEMS = 100
@@ -325,17 +323,6 @@ def records_validate(parsed: list[tuple[int, Any]]) -> tuple[list[OrderRecord], 
 
 
 # --- Writing ----------------------------------------------------------------------------------
-
-_ORDER_FIELDS = (
-    "customer_name",
-    "email",
-    "status",
-    "order_date",
-    "delivered_date",
-    "tracking_number",
-    "payment_method",
-    "total",
-)
 
 
 def _item_key(item: OrderItem) -> tuple[str, str, Decimal, str]:
