@@ -1,17 +1,95 @@
-"""Request-level guards that must answer before any view runs."""
+"""Request-level middleware: the body-size guard, and Django's own middleware made cheaper under ASGI.
 
+Under ASGI, `MiddlewareMixin` runs every `process_request` / `process_response` hook through
+`sync_to_async`: two thread hops per middleware per request, about 0.2 ms of CPU each, so
+~17 hops cost 3–4 ms on every request before any view runs (docs/performance.md §4.4, §5).
+Most of those hooks only read the request and set headers: they never block. The classes
+below run such hooks on the event loop, and keep a thread only for the hooks that can do
+I/O (saving a session, storing flash messages). Under WSGI nothing changes.
+"""
+
+from asgiref.sync import sync_to_async
+from csp.middleware import CSPMiddleware
 from django.conf import settings
+from django.contrib.auth.middleware import AuthenticationMiddleware
+from django.contrib.messages.middleware import MessageMiddleware
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.http import HttpRequest, HttpResponse
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.common import CommonMiddleware
+from django.middleware.csrf import CsrfViewMiddleware
+from django.middleware.security import SecurityMiddleware
 from django.utils.deprecation import MiddlewareMixin
 
 from bookly_project.errors import error_response
 
 
-class BodySizeLimitMiddleware(MiddlewareMixin):
-    """Refuse bodies over DATA_UPLOAD_MAX_MEMORY_SIZE with 413 before anything reads them.
+class InlineHooks:
+    """Mixin for a MiddlewareMixin middleware whose hooks do no I/O: under ASGI, call them inline.
 
-    MiddlewareMixin keeps it async-capable, so long-poll views stay off threads.
+    `response_may_block` names the exception: when it says so, `process_response` runs in
+    a thread as MiddlewareMixin would run it.
     """
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        response = self.process_request(request) if hasattr(self, "process_request") else None
+        response = response or await self.get_response(request)
+        if not hasattr(self, "process_response"):
+            return response
+        if self.response_may_block(request):
+            return await sync_to_async(self.process_response, thread_sensitive=True)(request, response)
+        return self.process_response(request, response)
+
+    def response_may_block(self, request: HttpRequest) -> bool:
+        return False
+
+
+class InlineSecurityMiddleware(InlineHooks, SecurityMiddleware):
+    pass
+
+
+class InlineCSPMiddleware(InlineHooks, CSPMiddleware):
+    pass
+
+
+class InlineCommonMiddleware(InlineHooks, CommonMiddleware):
+    pass
+
+
+class InlineCsrfViewMiddleware(InlineHooks, CsrfViewMiddleware):
+    """The CSRF secret lives in a cookie (CSRF_USE_SESSIONS is off), so its hooks do no I/O."""
+
+    def __init__(self, get_response) -> None:
+        assert not settings.CSRF_USE_SESSIONS, "with CSRF_USE_SESSIONS the hooks read the session: use Django's"
+        super().__init__(get_response)
+
+
+class InlineAuthenticationMiddleware(InlineHooks, AuthenticationMiddleware):
+    """Only sets a lazy `request.user`; the user is loaded (in a thread) when a view asks."""
+
+
+class InlineSessionMiddleware(InlineHooks, SessionMiddleware):
+    """The session loads lazily in the view's thread; only saving it is I/O, and that keeps its thread."""
+
+    def response_may_block(self, request: HttpRequest) -> bool:
+        session = getattr(request, "session", None)
+        return session is not None and (session.modified or settings.SESSION_SAVE_EVERY_REQUEST)
+
+
+class InlineMessageMiddleware(InlineHooks, MessageMiddleware):
+    """Storing messages may load the session: a thread then (admin pages), inline otherwise."""
+
+    def response_may_block(self, request: HttpRequest) -> bool:
+        storage = getattr(request, "_messages", None)
+        return storage is not None and (storage.used or storage.added_new)
+
+
+class InlineXFrameOptionsMiddleware(InlineHooks, XFrameOptionsMiddleware):
+    pass
+
+
+class BodySizeLimitMiddleware(InlineHooks, MiddlewareMixin):
+    """Refuse bodies over DATA_UPLOAD_MAX_MEMORY_SIZE with 413 before anything reads them."""
 
     def process_request(self, request: HttpRequest) -> HttpResponse | None:
         try:
