@@ -1,6 +1,15 @@
-"""Input and output shapes of the chat API (shared by the DRF views and the async long-poll)."""
+"""Input and output shapes of the chat API (shared by the DRF views and the async long-poll).
+
+Input is validated by DRF serializers. Output is rendered by the plain `*_data` functions
+below: they run on every POST and poll, and building a nested ModelSerializer costs more
+than the rest of the view. The output serializer classes stay as the documented schema
+(OpenAPI); tests/chat/test_serializers.py pins both to the same JSON.
+"""
+
+from datetime import datetime
 
 from django.conf import settings
+from django.utils import timezone
 from rest_framework import serializers
 
 from chat.models import Message, Run, Thread
@@ -71,9 +80,7 @@ class RunSerializer(serializers.ModelSerializer):
         return required_action(getattr(run, "open_action", None))
 
     def get_error(self, run: Run) -> dict | None:
-        if run.status in (Run.Status.FAILED, Run.Status.EXPIRED, Run.Status.CANCELLED) and run.error_code:
-            return {"code": run.error_code, "message": run.error_message}
-        return None
+        return run_error(run)
 
     def get_poll_after_ms(self, run: Run) -> int | None:
         return settings.POLL_AFTER_MS if run.status in Run.WAITING else None
@@ -106,3 +113,57 @@ class MessageStatusSerializer(serializers.Serializer):
     run_id = serializers.UUIDField()
     error = RunErrorSerializer(allow_null=True)
     required_action = serializers.DictField(allow_null=True)
+
+
+# --- Rendering (the JSON the API answers with) -------------------------------------------
+
+
+def _datetime(value: datetime | None) -> str | None:
+    """As DRF renders it: ISO 8601 in the current time zone, UTC written as Z."""
+    if value is None:
+        return None
+    text = timezone.localtime(value).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def thread_data(thread: Thread) -> dict:
+    return {
+        "id": str(thread.id),
+        "status": thread.status,
+        "created_at": _datetime(thread.created_at),
+        "updated_at": _datetime(thread.updated_at),
+    }
+
+
+def message_data(message: Message | None) -> dict | None:
+    if message is None:
+        return None
+    return {
+        "id": str(message.id),
+        "role": message.role,
+        "content": message.content,
+        "created_at": _datetime(message.created_at),
+    }
+
+
+def run_error(run: Run) -> dict | None:
+    if run.status in (Run.Status.FAILED, Run.Status.EXPIRED, Run.Status.CANCELLED) and run.error_code:
+        return {"code": run.error_code, "message": run.error_message}
+    return None
+
+
+def run_data(run: Run) -> dict:
+    """A run as GET /runs/{id} shows it (`run.open_action` set by selectors.run_with_action)."""
+    return {
+        "id": str(run.id),
+        "thread_id": str(run.thread_id),
+        "status": run.status,
+        "user_message": message_data(run.user_message),
+        "assistant_message": message_data(run.assistant_message),
+        "required_action": required_action(getattr(run, "open_action", None)),
+        "error": run_error(run),
+        "created_at": _datetime(run.created_at),
+        "started_at": _datetime(run.started_at),
+        "completed_at": _datetime(run.completed_at),
+        "poll_after_ms": settings.POLL_AFTER_MS if run.status in Run.WAITING else None,
+    }
