@@ -36,6 +36,9 @@ from chat.serializers import (
     MessageStatusSerializer,
     RunSerializer,
     ThreadSerializer,
+    message_data,
+    run_data,
+    thread_data,
 )
 
 
@@ -93,7 +96,7 @@ class ThreadListCreateApi(BaseApi):
         threads = list(selectors.threads_for_owner(owner=customer_id_get(request))[offset : offset + limit + 1])
         return Response(
             {
-                "results": ThreadSerializer(threads[:limit], many=True).data,
+                "results": [thread_data(thread) for thread in threads[:limit]],
                 "has_more": len(threads) > limit,
             }
         )
@@ -101,14 +104,14 @@ class ThreadListCreateApi(BaseApi):
     @extend_schema(request=None, responses={201: ThreadSerializer})
     def post(self, request: Request) -> Response:
         thread = services.thread_create(owner=customer_id_ensure(request))
-        return Response(ThreadSerializer(thread).data, status=status.HTTP_201_CREATED)
+        return Response(thread_data(thread), status=status.HTTP_201_CREATED)
 
 
 class ThreadDetailApi(BaseApi):
     @extend_schema(responses=ThreadSerializer)
     def get(self, request: Request, thread_id: UUID) -> Response:
         thread = selectors.thread_get(owner=customer_id_get(request), thread_id=thread_id)
-        return Response(ThreadSerializer(thread).data)
+        return Response(thread_data(thread))
 
 
 def _fingerprint(request: Request, thread_id: UUID) -> str:
@@ -141,7 +144,7 @@ class MessageListCreateApi(BaseApi):
             after = selectors.message_get(thread=thread, message_id=after_id)
         messages = selectors.messages_list(thread=thread, after=after, limit=limit)
         return Response(
-            {"results": MessageSerializer(messages[:limit], many=True).data, "has_more": len(messages) > limit}
+            {"results": [message_data(message) for message in messages[:limit]], "has_more": len(messages) > limit}
         )
 
     @extend_schema(
@@ -151,27 +154,29 @@ class MessageListCreateApi(BaseApi):
     )
     def post(self, request: Request, thread_id: UUID) -> Response:
         """Accept a customer message: 202 at once; the reply arrives on the run (status_url)."""
-        thread = selectors.thread_get(owner=customer_id_get(request), thread_id=thread_id)
+        owner = customer_id_get(request)
+        if owner is None:
+            raise ApplicationError("not_found", "Thread not found.", status=404)
         data = MessageInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (1 <= len(key) <= 255 and key.isprintable()):
             raise ApplicationError("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 printable characters.")
+        # The thread's ownership is checked by the same statement that locks it (services).
         result = services.message_post(
-            thread=thread,
+            owner=owner,
+            thread_id=thread_id,
             content=data.validated_data["content"],
             idempotency_key=key,
             fingerprint=_fingerprint(request, thread_id) if key else "",
         )
         status_url = request.build_absolute_uri(reverse("run-detail", args=[result.run.id]))
-        body = MessageAcceptedSerializer(
-            {
-                "message": result.message,
-                "run": result.run,
-                "status_url": status_url,
-                "poll_after_ms": settings.POLL_AFTER_MS,
-            }
-        ).data
+        body = {
+            "message": message_data(result.message),
+            "run": run_data(result.run),
+            "status_url": status_url,
+            "poll_after_ms": settings.POLL_AFTER_MS,
+        }
         headers = {"Location": status_url}
         if result.replayed:
             headers["Idempotent-Replayed"] = "true"
@@ -187,15 +192,15 @@ class MessageStatusApi(BaseApi):
         run = selectors.run_for_message(message=message)
         if run is None:
             raise ApplicationError("not_found", "That message is not a customer message.", status=404)
-        run_data = RunSerializer(run).data
+        shown = run_data(run)
         return Response(
             {
                 "status": MESSAGE_STATUS[run.status],
-                "run_id": run.id,
-                "user_message": run_data["user_message"],
-                "assistant_message": run_data["assistant_message"],
-                "required_action": run_data["required_action"],
-                "error": run_data["error"],
+                "run_id": shown["id"],
+                "user_message": shown["user_message"],
+                "assistant_message": shown["assistant_message"],
+                "required_action": shown["required_action"],
+                "error": shown["error"],
             }
         )
 
@@ -205,7 +210,7 @@ class RunCancelApi(BaseApi):
     def post(self, request: Request, run_id: UUID) -> Response:
         """Cancel a run: queued ends now, in_progress ends at its next step; finished runs are unchanged."""
         run = selectors.run_get(owner=customer_id_get(request), run_id=run_id)
-        return Response(RunSerializer(services.run_cancel(run=run)).data)
+        return Response(run_data(services.run_cancel(run=run)))
 
 
 class RunActionApi(BaseApi):
@@ -216,7 +221,7 @@ class RunActionApi(BaseApi):
         data = ActionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         run = actions.action_decide(run=run, action_id=action_id, decision=data.validated_data["decision"])
-        return Response(RunSerializer(selectors.run_with_action(run)).data, status=status.HTTP_202_ACCEPTED)
+        return Response(run_data(selectors.run_with_action(run)), status=status.HTTP_202_ACCEPTED)
 
 
 # --- The long-poll: a plain async view -------------------------------------------------
@@ -268,7 +273,7 @@ async def run_detail(request: HttpRequest, run_id: UUID) -> HttpResponse:
         return error_response(503, "service_unavailable", "The service is busy; please try again shortly.")
     if run is None:
         return error_response(404, "not_found", "Run not found.")
-    body = json.dumps(RunSerializer(run).data, cls=DRFJSONEncoder).encode()
+    body = json.dumps(run_data(run), cls=DRFJSONEncoder).encode()
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:

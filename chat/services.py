@@ -12,7 +12,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
@@ -22,6 +22,7 @@ from bookly_project.errors import ApplicationError
 from chat import actions, agent, notify
 from chat.llm import get_model
 from chat.models import Message, Run, Thread
+from guardrails.models import PendingAction
 
 logger = logging.getLogger(__name__)
 
@@ -44,35 +45,42 @@ class PostResult:
 
 
 def message_post(
-    *, thread: Thread, content: str, idempotency_key: str | None = None, fingerprint: str = ""
+    *, owner: str, thread_id: UUID, content: str, idempotency_key: str | None = None, fingerprint: str = ""
 ) -> PostResult:
     """Store the customer's message and its queued run in one transaction; dispatch on commit.
 
-    With an Idempotency-Key: the same key and body replays the first result, another body
-    is a 422, and a key whose first request is still being processed is a 409.
+    A thread that is not the owner's is a 404, a closed one a 409. With an Idempotency-Key:
+    the same key and body replays the first result, another body is a 422, and a key whose
+    first request is still being processed is a 409.
     """
     if not idempotency_key:
-        return _message_store(thread=thread, content=content)
+        return _message_store(owner=owner, thread_id=thread_id, content=content)
 
-    lock_key = f"idempotency:{thread.owner}:{idempotency_key}"
+    if not Thread.objects.filter(id=thread_id, owner=owner).exists():
+        raise _thread_not_found()
+    lock_key = f"idempotency:{owner}:{idempotency_key}"
     if not cache.add(lock_key, 1, IDEMPOTENCY_LOCK_SECONDS):
-        earlier = _idempotent_replay(thread=thread, key=idempotency_key, fingerprint=fingerprint)
+        earlier = _idempotent_replay(owner=owner, key=idempotency_key, fingerprint=fingerprint)
         if earlier:
             return earlier
         raise ApplicationError(
             "idempotency_in_progress", "A request with this Idempotency-Key is still being processed.", status=409
         )
     try:
-        earlier = _idempotent_replay(thread=thread, key=idempotency_key, fingerprint=fingerprint)
+        earlier = _idempotent_replay(owner=owner, key=idempotency_key, fingerprint=fingerprint)
         if earlier:
             return earlier
         try:
             return _message_store(
-                thread=thread, content=content, idempotency_key=idempotency_key, fingerprint=fingerprint
+                owner=owner,
+                thread_id=thread_id,
+                content=content,
+                idempotency_key=idempotency_key,
+                fingerprint=fingerprint,
             )
         except IntegrityError:
             # Lost a race the cache lock could not see (e.g. a per-process cache).
-            earlier = _idempotent_replay(thread=thread, key=idempotency_key, fingerprint=fingerprint)
+            earlier = _idempotent_replay(owner=owner, key=idempotency_key, fingerprint=fingerprint)
             if earlier:
                 return earlier
             raise
@@ -80,9 +88,13 @@ def message_post(
         cache.delete(lock_key)
 
 
-def _idempotent_replay(*, thread: Thread, key: str, fingerprint: str) -> PostResult | None:
+def _thread_not_found() -> ApplicationError:
+    return ApplicationError("not_found", "Thread not found.", status=404)
+
+
+def _idempotent_replay(*, owner: str, key: str, fingerprint: str) -> PostResult | None:
     message = (
-        Message.objects.filter(thread__owner=thread.owner, idempotency_key=key)
+        Message.objects.filter(thread__owner=owner, idempotency_key=key)
         .select_related("run", "run__user_message", "run__assistant_message")
         .first()
     )
@@ -98,24 +110,23 @@ def _idempotent_replay(*, thread: Thread, key: str, fingerprint: str) -> PostRes
 
 
 def _message_store(
-    *, thread: Thread, content: str, idempotency_key: str | None = None, fingerprint: str = ""
+    *, owner: str, thread_id: UUID, content: str, idempotency_key: str | None = None, fingerprint: str = ""
 ) -> PostResult:
     try:
         with transaction.atomic():
-            # Lock the thread row: messages of one thread get consecutive seq numbers in
-            # the order they are accepted, which is the order their runs execute in.
-            locked = Thread.objects.select_for_update().get(pk=thread.pk)
-            if locked.status == Thread.Status.CLOSED:
-                raise ApplicationError(
-                    "thread_closed", "This conversation has ended; please start a new one.", status=409
-                )
-            # A confirmation still pending is declined first: the paused run resumes (and
-            # finishes) before this message's run, which waits behind it.
-            actions.pending_actions_decline_for_thread(thread_id=locked.pk)
-            seq = locked.last_seq + 1
-            Thread.objects.filter(pk=thread.pk).update(last_seq=seq, updated_at=timezone.now())
+            seq, confirmation_pending = _thread_next_seq(owner=owner, thread_id=thread_id)
+            if seq is None:
+                if Thread.objects.filter(id=thread_id, owner=owner).exists():
+                    raise ApplicationError(
+                        "thread_closed", "This conversation has ended; please start a new one.", status=409
+                    )
+                raise _thread_not_found()
+            if confirmation_pending:
+                # The customer wrote instead of confirming: the paused run resumes (and
+                # finishes) before this message's run, which waits behind it.
+                actions.pending_actions_decline_for_thread(thread_id=thread_id)
             message = Message.objects.create(
-                thread=locked,
+                thread_id=thread_id,
                 seq=seq,
                 role=Message.Role.USER,
                 content=content,
@@ -123,26 +134,73 @@ def _message_store(
                 idempotency_fingerprint=fingerprint,
             )
             run = Run.objects.create(
-                thread=locked, seq=seq, user_message=message, model=get_model().name, dispatched_at=timezone.now()
+                thread_id=thread_id,
+                seq=seq,
+                user_message=message,
+                model=get_model().name,
+                dispatched_at=timezone.now(),
             )
             transaction.on_commit(partial(run_dispatch, run_id=run.id))
     except (IntegrityError, ApplicationError):
         raise
     except DatabaseError as error:
-        logger.exception("could not store a message for thread %s", thread.pk)
+        logger.exception("could not store a message for thread %s", thread_id)
         raise ApplicationError(
             "storage_unavailable", "Your message could not be stored; please try again.", status=503
         ) from error
     return PostResult(message=message, run=run)
 
 
+# Table names come from model meta; every value is a parameter.
+_NEXT_SEQ_SQL = f"""
+    UPDATE {Thread._meta.db_table} SET last_seq = last_seq + 1, updated_at = %s
+    WHERE id = %s AND owner = %s AND status = %s
+    RETURNING last_seq, EXISTS (
+        SELECT 1 FROM {PendingAction._meta.db_table} WHERE thread_id = %s AND decision = %s
+    )
+"""  # noqa: S608
+
+
+def _thread_next_seq(*, owner: str, thread_id: UUID) -> tuple[int | None, bool]:
+    """Lock the owner's open thread's row and take its next seq: (seq, a confirmation is pending).
+
+    (None, False) when the thread is closed, missing or someone else's. One statement instead of lock, read, check and
+    update: it is the hot path of every POST. The row lock, held to commit, gives messages
+    of a thread consecutive seq numbers in the order they are accepted, which is the order
+    their runs execute in. Call inside a transaction.
+    """
+    thread_pk = Thread._meta.pk.get_db_prep_value(thread_id, connection)
+    now = Thread._meta.get_field("updated_at").get_db_prep_value(timezone.now(), connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _NEXT_SEQ_SQL, [now, thread_pk, owner, Thread.Status.OPEN, thread_pk, PendingAction.Decision.PENDING]
+        )
+        row = cursor.fetchone()
+    return (row[0], row[1]) if row else (None, False)
+
+
 def run_dispatch(*, run_id: UUID) -> None:
     """Send the run's task. A broker failure is logged, not raised: the sweep re-dispatches."""
     try:
-        celery_app.send_task(RUN_TASK, args=[str(run_id)])
+        # No result backend: ignore_result also spares Celery a per-thread backend object.
+        celery_app.send_task(RUN_TASK, args=[str(run_id)], ignore_result=True)
     except Exception:
         logger.warning("could not enqueue run %s; the sweep will dispatch it", run_id)
         Run.objects.filter(id=run_id, status=Run.Status.QUEUED).update(dispatched_at=None)
+
+
+# The conditional UPDATE of the claim, returning the claimed row and its customer message's
+# text, so the turn starts with one statement instead of an UPDATE and a re-read with joins.
+# Identifiers come from the models; every value is a parameter.
+_CLAIM_SQL = """
+    UPDATE chat_run SET status = %s, attempts = attempts + 1, started_at = %s, heartbeat_at = %s
+    WHERE id = %s AND status = %s AND NOT EXISTS (
+        SELECT 1 FROM chat_run AS earlier
+        WHERE earlier.thread_id = chat_run.thread_id AND earlier.seq < chat_run.seq AND earlier.status IN (%s, %s, %s)
+    )
+    RETURNING {columns},
+        (SELECT content FROM chat_message WHERE chat_message.id = chat_run.user_message_id) AS claimed_user_text
+""".format(columns=", ".join(field.column for field in Run._meta.concrete_fields))  # noqa: S608
 
 
 def run_claim(*, run_id: UUID | str) -> Run | None:

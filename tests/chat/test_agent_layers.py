@@ -19,7 +19,7 @@ def thread() -> Thread:
 
 
 def ask(thread: Thread, text: str) -> Run:
-    run = services.message_post(thread=thread, content=text).run
+    run = services.message_post(owner=thread.owner, thread_id=thread.id, content=text).run
     services.run_execute(run_id=run.id)
     run.refresh_from_db()
     return run

@@ -87,9 +87,32 @@ def test_bob_cannot_see_alices_thread(alice, bob):
     assert bob.get(f"/api/v1/threads/{thread}/messages").status_code == 404
 
 
-def test_bob_cannot_post_into_alices_thread(alice, bob):
+@pytest.mark.parametrize("headers", [{}, {"Idempotency-Key": "k-1"}], ids=["plain", "with-idempotency-key"])
+def test_bob_cannot_post_into_alices_thread(alice, bob, headers):
     thread = alice.new_thread()
-    response = bob.say(thread, "hello")
+    response = bob.say(thread, "hello", **headers)
+    assert response.status_code == 404
+    assert error_code(response) == "not_found"
+    assert Message.objects.count() == 0
+    assert Thread.objects.get(id=thread).last_seq == 0
+
+
+@pytest.mark.parametrize("headers", [{}, {"Idempotency-Key": "k-1"}], ids=["plain", "with-idempotency-key"])
+def test_posting_into_an_unknown_thread_is_404(alice, headers):
+    response = alice.say(str(uuid.uuid4()), "hello", **headers)
+    assert response.status_code == 404
+    assert error_code(response) == "not_found"
+    assert Message.objects.count() == 0
+
+
+def test_posting_without_a_session_is_404_not_a_crash(alice):
+    from django.test import Client
+
+    thread = alice.new_thread()
+    anonymous = Client()
+    response = anonymous.post(
+        f"/api/v1/threads/{thread}/messages", data={"content": "hi"}, content_type="application/json"
+    )
     assert response.status_code == 404
     assert Message.objects.count() == 0
 
@@ -438,7 +461,7 @@ def test_message_text_never_reaches_task_arguments(alice, django_capture_on_comm
     thread = alice.new_thread()
     with django_capture_on_commit_callbacks(execute=True):
         run_id = alice.say(thread, "my email is alice@example.com").json()["run"]["id"]
-    assert sent == [("chat.tasks.run_turn", [run_id], {})]
+    assert sent == [("chat.tasks.run_turn", [run_id], {"ignore_result": True})]
 
 
 def test_message_is_kept_when_the_broker_is_down(alice, django_capture_on_commit_callbacks, monkeypatch):
@@ -469,7 +492,7 @@ def test_a_database_outage_is_a_503_not_a_500(alice, monkeypatch):
         raise OperationalError("couldn't get a connection after 10.00 sec")
 
     monkeypatch.setattr(selectors, "thread_get", pool_exhausted)
-    response = alice.say(thread, "hello again")
+    response = alice.get(f"/api/v1/threads/{thread}")
     assert response.status_code == 503
     assert error_code(response) == "service_unavailable"
     assert response["Retry-After"] == "1"
@@ -481,3 +504,21 @@ def test_a_database_outage_is_a_503_not_a_500(alice, monkeypatch):
     polled = alice.get(f"/api/v1/runs/{run_id}?wait=1")
     assert polled.status_code == 503
     assert error_code(polled) == "service_unavailable"
+
+
+def test_a_message_the_database_cannot_store_is_a_503_and_nothing_is_half_written(alice, monkeypatch):
+    from django.db import OperationalError
+
+    from chat import services
+
+    thread = alice.new_thread()
+
+    def pool_exhausted(**kwargs):
+        raise OperationalError("couldn't get a connection after 10.00 sec")
+
+    monkeypatch.setattr(services, "_thread_next_seq", pool_exhausted)
+    response = alice.say(thread, "hello")
+    assert response.status_code == 503
+    assert error_code(response) == "storage_unavailable"
+    assert not Message.objects.filter(thread_id=thread).exists()
+    assert not Run.objects.filter(thread_id=thread).exists()

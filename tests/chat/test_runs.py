@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def post(thread: Thread, text: str) -> Run:
-    return services.message_post(thread=thread, content=text).run
+    return services.message_post(owner=thread.owner, thread_id=thread.id, content=text).run
 
 
 @pytest.fixture

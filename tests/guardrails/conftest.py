@@ -79,7 +79,7 @@ def thread_new(owner: str = "alice-session") -> Thread:
 
 def turn(thread: Thread, text: str = "I would like to return my order, please.") -> Run:
     """Post a customer message and execute its run in-process, as the worker's task would."""
-    run = services.message_post(thread=thread, content=text).run
+    run = services.message_post(owner=thread.owner, thread_id=thread.id, content=text).run
     services.run_execute(run_id=run.id)
     run.refresh_from_db()
     return run

@@ -6,6 +6,7 @@ resumed run is executed in-process, as the worker's task would. The races run ag
 Postgres from two threads.
 """
 
+import json
 import threading
 import uuid
 from collections.abc import Callable
@@ -485,7 +486,7 @@ def test_a_new_message_racing_a_confirmation_leaves_exactly_one_decision(scripte
     run, action = paused_run(scripted, thread)
 
     def post() -> str:
-        services.message_post(thread=Thread.objects.get(id=thread.id), content="Never mind, keep it.")
+        services.message_post(owner=thread.owner, thread_id=thread.id, content="Never mind, keep it.")
         return "posted"
 
     confirmed, posted = at_once(confirm(run, action), post)
@@ -500,3 +501,15 @@ def test_a_new_message_racing_a_confirmation_leaves_exactly_one_decision(scripte
     assert (confirmed, Return.objects.count()) == expected[action.decision]
     assert ToolCall.objects.filter(run=run, tool_use_id=RETURN).count() == 1
     assert Run.objects.get(id=run.id).status == Run.Status.QUEUED
+
+
+def test_a_paused_run_renders_its_required_action_as_the_serializer_documents(alice, scripted, demo_orders):
+    from rest_framework.renderers import JSONRenderer
+
+    from chat import selectors
+    from chat.serializers import RunSerializer, run_data
+
+    shown = paused(alice, scripted)
+    run = selectors.run_get(owner=Run.objects.get(id=shown["id"]).thread.owner, run_id=shown["id"])
+    assert run_data(run) == json.loads(JSONRenderer().render(RunSerializer(run).data)) == shown
+    assert shown["required_action"]["type"] == "confirm_return"

@@ -415,7 +415,9 @@ def test_a_run_retried_after_its_worker_died_never_starts_a_second_return(script
     set_policy(**APPLY_WITHOUT_ASKING)
     thread = thread_new()
     scripted.script(eligibility_call("BK-10042"), return_call("BK-10042", titles=["The Goldfinch"]), WorkerDied())
-    run = services.message_post(thread=thread, content="Return The Goldfinch from BK-10042, please.").run
+    run = services.message_post(
+        owner=thread.owner, thread_id=thread.id, content="Return The Goldfinch from BK-10042, please."
+    ).run
     with pytest.raises(WorkerDied):
         services.run_execute(run_id=run.id)
     rma = Return.objects.get()
@@ -448,7 +450,9 @@ def test_a_worker_dying_right_after_applying_a_return_does_not_leave_the_model_t
     set_policy(**APPLY_WITHOUT_ASKING)
     thread = thread_new()
     scripted.script(eligibility_call("BK-10042"), return_call("BK-10042", titles=["The Goldfinch"], tool_use_id=BAD))
-    run = services.message_post(thread=thread, content="Return The Goldfinch from BK-10042, please.").run
+    run = services.message_post(
+        owner=thread.owner, thread_id=thread.id, content="Return The Goldfinch from BK-10042, please."
+    ).run
 
     def die_before_recording_the_return(execute, sql, params, many, context):
         # The process is killed between the return's commit and the transcript row of that call.
