@@ -9,6 +9,7 @@ import hashlib
 import json
 from uuid import UUID
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -25,7 +26,7 @@ from rest_framework.views import APIView
 
 from bookly_project.errors import ApplicationError, error_response
 from chat import actions, notify, selectors, services
-from chat.auth import customer_id_aget, customer_id_ensure, customer_id_get
+from chat.auth import customer_id_ensure, customer_id_get
 from chat.models import Run
 from chat.serializers import (
     MESSAGE_STATUS,
@@ -243,13 +244,19 @@ def _parse_wait(raw: str | None) -> float:
     return wait
 
 
-async def _run_wait(owner: str | None, run_id: UUID, wait: float) -> Run | None:
+def _customer_run(request: HttpRequest, run_id: UUID) -> tuple[str | None, Run | None]:
+    """The session's customer and their run, read in one thread hop (sessions load synchronously)."""
+    owner = customer_id_get(request)
+    return owner, selectors.run_read_and_release(owner=owner, run_id=run_id)
+
+
+async def _run_wait(request: HttpRequest, run_id: UUID, wait: float) -> Run | None:
     if wait <= 0:
-        return await selectors.run_aget(owner=owner, run_id=run_id)
+        return (await sync_to_async(_customer_run)(request, run_id))[1]
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
     async with notify.run_watch(run_id) as watch:
-        run = await selectors.run_aget(owner=owner, run_id=run_id)
+        owner, run = await sync_to_async(_customer_run)(request, run_id)
         while run is not None and run.status in Run.WAITING and (remaining := deadline - loop.time()) > 0:
             await watch.wait(remaining)
             run = await selectors.run_aget(owner=owner, run_id=run_id)
@@ -268,7 +275,7 @@ async def run_detail(request: HttpRequest, run_id: UUID) -> HttpResponse:
     except ApplicationError as error:
         return error_response(error.status, error.code, error.message, error.details)
     try:
-        run = await _run_wait(await customer_id_aget(request), run_id, wait)
+        run = await _run_wait(request, run_id, wait)
     except DatabaseError:
         return error_response(503, "service_unavailable", "The service is busy; please try again shortly.")
     if run is None:

@@ -15,10 +15,6 @@ def customer_id_get(request: HttpRequest) -> str | None:
     return request.session.get(CUSTOMER_SESSION_KEY)
 
 
-async def customer_id_aget(request: HttpRequest) -> str | None:
-    return await request.session.aget(CUSTOMER_SESSION_KEY)
-
-
 def customer_id_ensure(request: HttpRequest) -> str:
     """The caller's customer id, creating one (and so the session) on first use."""
     customer_id = request.session.get(CUSTOMER_SESSION_KEY)

@@ -21,9 +21,11 @@ logger = logging.getLogger(__name__)
 
 CHANNEL = "bookly:run-changed"
 _FALLBACK_POLL_SECONDS = 0.5
-# Even with pub/sub, re-read now and then: a message published while the subscriber
-# was reconnecting is otherwise missed.
-_SAFETY_RECHECK_SECONDS = 5.0
+# Every change that ends a wait is published, and waiters re-read after the subscriber
+# reconnects; this re-read is only a backstop. Each one costs a DB read per waiting
+# long-poll, which under overload (long queues, many waiters) added up to a third of
+# the web's CPU at 5 s.
+_SAFETY_RECHECK_SECONDS = 20.0
 
 _publisher: redis.Redis | None = None
 
@@ -48,6 +50,7 @@ class _Listener:
         self.waiters: dict[str, set[asyncio.Event]] = {}
         self.task: asyncio.Task | None = None
         self.subscribed = asyncio.Event()
+        self.reconnecting = False
 
     def ensure_running(self) -> None:
         if self.task is None or self.task.done():
@@ -59,6 +62,10 @@ class _Listener:
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
+                    if self.reconnecting:
+                        # Changes published while we were away were missed: everyone re-reads.
+                        self._wake_all()
+                    self.reconnecting = False
                     self.subscribed.set()
                     async for message in pubsub.listen():
                         if message["type"] == "message":
@@ -68,6 +75,7 @@ class _Listener:
             except Exception:
                 logger.warning("run notification subscriber lost Redis; reconnecting")
                 self.subscribed.clear()
+                self.reconnecting = True
                 self._wake_all()  # let waiters re-read the database meanwhile
                 await asyncio.sleep(1)
             finally:
@@ -115,9 +123,10 @@ async def run_watch(run_id: UUID | str) -> AsyncIterator[RunWatch]:
     key = str(run_id)
     listener.waiters.setdefault(key, set()).add(event)
     try:
-        # The first waiter of a fresh process waits (briefly) for the subscription to exist.
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(listener.subscribed.wait(), timeout=1.0)
+        if not listener.subscribed.is_set():
+            # The first waiter of a fresh process waits (briefly) for the subscription to exist.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(listener.subscribed.wait(), timeout=1.0)
         yield RunWatch(event, use_pubsub=listener.subscribed.is_set())
     finally:
         waiting = listener.waiters.get(key)

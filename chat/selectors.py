@@ -68,18 +68,21 @@ def run_get(*, owner: str | None, run_id: UUID) -> Run:
     return run_with_action(run)
 
 
-def _run_read_and_release(owner: str | None, run_id: UUID) -> Run | None:
+def run_read_and_release(*, owner: str | None, run_id: UUID) -> Run | None:
+    """The caller's run (with its pending action) or None, then the connection goes back to the pool.
+
+    For the long-poll, which waits between reads: it must not hold a pooled connection meanwhile.
+    """
     try:
-        run = Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner).first() if owner else None
-        return run_with_action(run) if run is not None else None
+        run = list(Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner)[:1]) if owner else []
+        return run_with_action(run[0]) if run else None
     finally:
-        # A long-poll waits between reads: it must not hold a pooled connection meanwhile.
         db_connection_release()
 
 
 async def run_aget(*, owner: str | None, run_id: UUID) -> Run | None:
-    """Async twin of run_get for the long-poll view (one thread hop); None when not the caller's."""
-    return await sync_to_async(_run_read_and_release)(owner, run_id)
+    """Async twin of run_read_and_release for the long-poll's re-reads (one thread hop)."""
+    return await sync_to_async(run_read_and_release)(owner=owner, run_id=run_id)
 
 
 def thread_usage(*, thread_id: UUID, up_to_seq: int) -> tuple[int, int]:

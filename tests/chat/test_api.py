@@ -497,10 +497,7 @@ def test_a_database_outage_is_a_503_not_a_500(alice, monkeypatch):
     assert error_code(response) == "service_unavailable"
     assert response["Retry-After"] == "1"
 
-    async def poll_pool_exhausted(**kwargs):
-        raise OperationalError("couldn't get a connection after 10.00 sec")
-
-    monkeypatch.setattr(selectors, "run_aget", poll_pool_exhausted)
+    monkeypatch.setattr(selectors, "run_read_and_release", pool_exhausted)
     polled = alice.get(f"/api/v1/runs/{run_id}?wait=1")
     assert polled.status_code == 503
     assert error_code(polled) == "service_unavailable"
