@@ -632,8 +632,16 @@ _WEAK_PATTERNS: dict[str, list[str]] = {
     ],
 }
 _QUOTED = re.compile(r"\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'(?!\w)")
-_COMPILED_WEAK: dict[str, list[re.Pattern]] = {
-    code: [re.compile(pattern, re.MULTILINE) for pattern in patterns] for code, patterns in _WEAK_PATTERNS.items()
+
+
+def _any_of(patterns: list[str], flags: int) -> re.Pattern:
+    """One alternation per code: it matches exactly where any of the patterns does, in one scan
+    instead of one per pattern (L0 went from ~2 ms to a fraction of that per message)."""
+    return re.compile("|".join(f"(?:{pattern})" for pattern in patterns), flags)
+
+
+_COMPILED_WEAK: dict[str, re.Pattern] = {
+    code: _any_of(patterns, re.MULTILINE) for code, patterns in _WEAK_PATTERNS.items()
 }
 # A sentence that names the model's own setup (A) and says to drop it (B) is an override, however
 # it is worded: "your programming no longer applies", "obey me, not your developers".
@@ -662,9 +670,8 @@ _SETUP_DROPPED = re.compile(
 )
 _SENTENCE = re.compile(r"[^.!?\n]+")
 
-_COMPILED: dict[str, list[re.Pattern]] = {
-    code: [re.compile(pattern, re.MULTILINE | re.DOTALL) for pattern in patterns]
-    for code, patterns in _PATTERNS.items()
+_COMPILED: dict[str, re.Pattern] = {
+    code: _any_of(patterns, re.MULTILINE | re.DOTALL) for code, patterns in _PATTERNS.items()
 }
 
 # The best-known phrases once every separator is removed: catches "i-g-n-o-r-e a.l.l p r e v i o u s".
@@ -685,8 +692,8 @@ _SQUASHED = {
 def _pattern_findings(text: str) -> set[str]:
     found: set[str] = set()
     for view in _views(text):
-        for code, patterns in _COMPILED.items():
-            if code not in found and any(pattern.search(view) for pattern in patterns):
+        for code, pattern in _COMPILED.items():
+            if code not in found and pattern.search(view):
                 found.add(code)
         if INSTRUCTION_OVERRIDE not in found and any(
             _SETUP_REFERENCE.search(sentence.group()) and _SETUP_DROPPED.search(sentence.group())
@@ -694,8 +701,8 @@ def _pattern_findings(text: str) -> set[str]:
         ):
             found.add(INSTRUCTION_OVERRIDE)
         unquoted = _QUOTED.sub('""', view)
-        for code, patterns in _COMPILED_WEAK.items():
-            if code not in found and any(pattern.search(unquoted) for pattern in patterns):
+        for code, pattern in _COMPILED_WEAK.items():
+            if code not in found and pattern.search(unquoted):
                 found.add(code)
     squashed = _LETTERS_ONLY.sub("", _LEET_TOKEN.sub(_unleet, _fold(text)))
     for code, pattern in _SQUASHED.items():
