@@ -33,7 +33,7 @@ import redis
 
 from bench import measure
 from bench.client import Counters, Customer, customers_open, open_loop_posts
-from bench.stack import EXPERIMENTS, ROOT, Stack, StackConfig, die_with_parent, http_json
+from bench.stack import ROOT, Stack, StackConfig, die_with_parent, http_json
 
 SCENARIOS = ("single", "tools", "accept", "delivery", "cost", "inflight")
 IN_REQUEST_TURNS_PER_SECOND = 18.0  # DESIGN §9: the whole turn inside the HTTP request, 2 s model, 400 customers
@@ -531,14 +531,6 @@ def _int_list(raw: str) -> list[int]:
     return [int(part) for part in raw.split(",") if part.strip()]
 
 
-def _experiments(raw: str) -> list[str]:
-    names = [part.strip() for part in raw.split(",") if part.strip()]
-    unknown = set(names) - set(EXPERIMENTS)
-    if unknown:
-        raise argparse.ArgumentTypeError(f"unknown experiment(s): {', '.join(sorted(unknown))}")
-    return names
-
-
 def _float_list(raw: str) -> list[float]:
     return [float(part) for part in raw.split(",") if part.strip()]
 
@@ -608,12 +600,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--db-pool-web", type=int, default=20, help="DB_POOL_MAX_SIZE of each web worker")
     parser.add_argument("--db-pool-worker", type=int, default=20, help="DB_POOL_MAX_SIZE of each Celery worker")
     parser.add_argument("--env", action="append", default=[], help="KEY=VALUE for every Bookly process")
-    parser.add_argument(
-        "--experiments",
-        type=_experiments,
-        default=[],
-        help=f"prototypes of proposed changes (bench/experiments.py): {', '.join(EXPERIMENTS)}",
-    )
     parser.add_argument(
         "--database-url",
         default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bookly_bench"),
@@ -688,9 +674,6 @@ def main(argv: list[str] | None = None) -> int:
     _guard_reset(args)
     log_dir = Path(args.log_dir)
     extra_env = dict(item.split("=", 1) for item in args.env)
-    if args.experiments:
-        extra_env["BENCH_EXPERIMENTS"] = ",".join(args.experiments)
-        args.celery_app = "bench.experiments"
     redis_proc = None
     if args.private_redis:
         from bench.stack import free_port
@@ -722,8 +705,6 @@ def main(argv: list[str] | None = None) -> int:
         order_id=args.order_id,
         order_email=args.order_email,
         uvicorn_args=args.uvicorn_args,
-        celery_app=args.celery_app,
-        web_app="bench.experiments:application" if args.experiments else "bookly_project.asgi:application",
         extra_env=extra_env,
         log_dir=log_dir,
     )

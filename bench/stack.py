@@ -22,7 +22,6 @@ from pathlib import Path
 import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
-EXPERIMENTS = ("poll_release", "shared_redis_pool", "no_task_events", "lean_middleware")  # see bench/experiments.py
 _PR_SET_PDEATHSIG = 1
 
 
@@ -93,8 +92,6 @@ class StackConfig:
     order_id: str = "BK-10042"
     order_email: str = "alice@example.com"
     uvicorn_args: list[str] = field(default_factory=list)
-    celery_app: str = "bookly_project"
-    web_app: str = "bookly_project.asgi:application"
     extra_env: dict[str, str] = field(default_factory=dict)
     log_dir: Path = ROOT / "var" / "bench"
 
@@ -189,7 +186,7 @@ class Stack:
             sys.executable,
             "-m",
             "uvicorn",
-            self.config.web_app,
+            "bookly_project.asgi:application",
             "--host",
             "127.0.0.1",
             "--port",
@@ -222,7 +219,7 @@ class Stack:
                     "-m",
                     "celery",
                     "-A",
-                    self.config.celery_app,
+                    "bookly_project",
                     "worker",
                     "--pool",
                     self.config.worker_pool,
