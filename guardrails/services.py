@@ -5,11 +5,17 @@ declining on a new message, expiry). Applying a confirmed effect goes through th
 own `apply`, after both stages have run again.
 """
 
+import copy
 import logging
+import threading
+import time
 from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
+from django.db import connection, transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 from django.utils import timezone
 
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
@@ -17,13 +23,52 @@ from orders.services import ReturnEffect
 
 logger = logging.getLogger(__name__)
 
+# Every turn needs the policy; staff change it rarely. A worker process reuses what it read for
+# this long, so an edit made in another process (the admin) reaches every worker within it.
+POLICY_CACHE_SECONDS = 5.0
+_policy_cache: tuple[float, GuardrailPolicy] | None = None
+_policy_generation = 0  # bumped by every clear, so a read that raced an edit is not cached
+_policy_lock = threading.Lock()
+
 
 def policy_current() -> GuardrailPolicy:
-    """The active policy (created with safe defaults on first use). Read once per turn."""
+    """The active policy (created with safe defaults on first use). Read once per turn.
+
+    Cached per process for POLICY_CACHE_SECONDS; a save or delete in this process clears it at
+    once. Inside a transaction the database is always read and nothing is cached: what a
+    transaction sees may be its own uncommitted edit, which must not reach other threads.
+    """
+    global _policy_cache
+    shared = not connection.in_atomic_block
+    if shared:
+        cached, generation = _policy_cache, _policy_generation
+        if cached is not None and time.monotonic() < cached[0]:
+            return copy.copy(cached[1])  # a copy: a caller that edits it must not edit everyone's
     policy = GuardrailPolicy.objects.order_by("pk").first()
     if policy is None:
         policy, _ = GuardrailPolicy.objects.get_or_create(pk=1)
+    if shared:
+        with _policy_lock:
+            if generation == _policy_generation:
+                _policy_cache = (time.monotonic() + POLICY_CACHE_SECONDS, copy.copy(policy))
     return policy
+
+
+def policy_cache_clear() -> None:
+    """Forget the cached policy: the next policy_current() reads the database."""
+    global _policy_cache, _policy_generation
+    with _policy_lock:
+        _policy_cache = None
+        _policy_generation += 1
+
+
+@receiver(post_save, sender=GuardrailPolicy, dispatch_uid="guardrails.policy_cache_clear.save")
+@receiver(post_delete, sender=GuardrailPolicy, dispatch_uid="guardrails.policy_cache_clear.delete")
+def _policy_changed(**kwargs) -> None:
+    # Now, and again once the edit commits: a turn that read the old row in between must not
+    # keep it cached after the commit.
+    policy_cache_clear()
+    transaction.on_commit(policy_cache_clear)
 
 
 def event_record(

@@ -73,11 +73,14 @@ def bob(db) -> Customer:
 
 @pytest.fixture(autouse=True)
 def _fresh_model_and_cache():
-    """Each test starts with the configured model rebuilt and an empty cache (throttle counters)."""
+    """Each test starts with the configured model rebuilt and empty caches (throttle counters, policy)."""
     from django.core.cache import cache
+
+    from guardrails.services import policy_cache_clear
 
     get_model.cache_clear()
     cache.clear()
+    policy_cache_clear()
     yield
     get_model.cache_clear()
 
