@@ -5,9 +5,10 @@ the model, chat/tools.py for tools and guardrails/ for every check, recording ea
 All guardrail calls are here, in the loop, not hidden inside tools or the model wrapper.
 """
 
+import json
 import logging
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 from django.db import transaction
@@ -15,23 +16,21 @@ from django.db.models import F
 from django.utils import timezone
 
 from bookly_project.db import db_connection_release
-from chat import prompts, selectors
-from chat.history import history_build, tool_result_block
+from chat import prompts
+from chat.history import Transcript, tool_result_block, transcript_load
 from chat.llm import Model, ModelError, get_model
-from chat.models import Message, ModelCall, Run, ToolCall
+from chat.models import ModelCall, Run, ToolCall
 from chat.tools import TOOLS, ToolContext, ToolOutcome, tool_apply, tool_execute, tool_schemas
 from guardrails import services as guardrails
 from guardrails.checks import check_effect, check_tool_call
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
 from guardrails.output import Grounding, check_reply
 from guardrails.screening import (
-    INJECTION_FINDINGS,
     UNTRUSTED_FINDINGS_KEY,
     check_input,
-    clean_text,
     mark_untrusted,
 )
-from guardrails.state import thread_guard_state
+from guardrails.state import LazyGuardState
 from guardrails.verdict import Verdict
 from orders.models import Order
 from orders.policy import POLICY_TEXTS, REFUND_TIMELINE, RETURN_LABEL_INSTRUCTIONS
@@ -63,6 +62,10 @@ class Turn:
     model: Model
     policy: GuardrailPolicy
     context: ToolContext
+    transcript: Transcript
+    # (name, result) of the tool calls this turn recorded, as the database returns them: with the
+    # transcript's, every tool result of the thread, which L4 grounds the reply in.
+    recorded: list[tuple[str, dict]] = field(default_factory=list)
 
 
 def _heartbeat(run: Run, **usage: int) -> None:
@@ -96,6 +99,7 @@ def run_turn(run: Run, *, model: Model | None = None) -> TurnOutcome:
         model=model or get_model(),
         policy=guardrails.policy_current(),
         context=ToolContext(thread_id=run.thread_id, run_id=run.id),
+        transcript=transcript_load(run),
     )
     try:
         return _loop(turn)
@@ -105,10 +109,9 @@ def run_turn(run: Run, *, model: Model | None = None) -> TurnOutcome:
 
 def _bounds_reached(turn: Turn) -> TurnOutcome | None:
     """Thread-level bounds, checked before any model call: they end the conversation politely."""
-    turns, tokens = selectors.thread_usage(thread_id=turn.run.thread_id, up_to_seq=turn.run.seq)
-    if turns > turn.policy.turns_per_thread:
+    if turn.transcript.turns > turn.policy.turns_per_thread:
         return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TURN_LIMIT, ending="turn_limit")
-    if tokens >= settings.THREAD_TOKEN_BUDGET:
+    if turn.transcript.tokens >= settings.THREAD_TOKEN_BUDGET:
         return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOKEN_BUDGET, ending="token_budget")
     return None
 
@@ -118,8 +121,8 @@ def _loop(turn: Turn) -> TurnOutcome:
     ended = _bounds_reached(turn)
     if ended is not None:
         return ended
-    messages = history_build(run)
-    iteration = ModelCall.objects.filter(run=run).count()
+    messages = turn.transcript.messages
+    iteration = turn.transcript.iteration
     deadline = time.monotonic() + settings.RUN_DEADLINE_SECONDS
     suspicious = _screen_input(turn, first_attempt=iteration == 0)
     reanchor = suspicious or len(messages) >= prompts.REANCHOR_AFTER_MESSAGES
@@ -184,7 +187,7 @@ def _loop(turn: Turn) -> TurnOutcome:
         reply = _final_text(content)
         if not reply:
             return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="empty")
-        verdict = _check_reply(run, reply)
+        verdict = _check_reply(turn, reply)
         if not verdict.allowed:
             # The draft stays on its ModelCall for staff; history never replays it to the model.
             ModelCall.objects.filter(id=model_call.id).update(rejected_codes=list(verdict.codes))
@@ -212,24 +215,16 @@ def _screen_input(turn: Turn, *, first_attempt: bool) -> bool:
     if first_attempt:
         for finding in screening.findings:
             _event(turn, GuardrailEvent.Layer.INPUT, "input", finding, GuardrailEvent.Action.RECORDED)
-    if screening.suspicious:
-        return True
-    # An earlier attempt in the thread keeps the reminders raised for the rest of it.
-    return GuardrailEvent.objects.filter(
-        thread_id=run.thread_id, layer=GuardrailEvent.Layer.INPUT, code__in=INJECTION_FINDINGS
-    ).exists()
+    # An earlier attempt in the thread keeps the reminders raised for the rest of it. Read with
+    # the transcript, before this turn recorded anything: its own findings are `suspicious`.
+    return screening.suspicious or turn.transcript.injection_seen
 
 
-def _check_reply(run: Run, reply: str) -> Verdict:
+def _check_reply(turn: Turn, reply: str) -> Verdict:
     """L4: every fact in the reply must be grounded in this thread's tool results, the customer's words or policy."""
     grounding = Grounding.from_sources(
-        tool_results=list(ToolCall.objects.filter(run__thread_id=run.thread_id).values_list("name", "result")),
-        customer_texts=[
-            clean_text(text)
-            for text in Message.objects.filter(thread_id=run.thread_id, role=Message.Role.USER).values_list(
-                "content", flat=True
-            )
-        ],
+        tool_results=[*turn.transcript.tool_results, *turn.recorded],
+        customer_texts=turn.transcript.customer_texts,
         policy_texts=[*POLICY_TEXTS.values(), RETURN_LABEL_INSTRUCTIONS, REFUND_TIMELINE],
         today=timezone.localdate(),
     )
@@ -278,7 +273,7 @@ def _run_tool(turn: Turn, model_call: ModelCall, block: dict) -> dict | PendingA
     """Stage 1 → execute → (mutating) compute effect → stage 2 → pause for the customer, or apply."""
     started = time.monotonic()
     name, arguments = str(block.get("name", ""))[:64], _arguments(block)
-    state = thread_guard_state(thread_id=turn.run.thread_id)
+    state = LazyGuardState(thread_id=turn.run.thread_id)  # read only if stage 1 looks at it
     verdict = check_tool_call(name=name, arguments=arguments, state=state, policy=turn.policy)
     if not verdict.allowed:
         return _refused(turn, model_call, block, verdict, stage="stage1", started=started)
@@ -372,6 +367,8 @@ def _record(
         guardrail_code=guardrail_code,
         duration_ms=int((time.monotonic() - started) * 1000),
     )
+    # What the JSON column gives back, so L4 sees this result exactly as a later turn will.
+    turn.recorded.append((tool_call.name, json.loads(json.dumps(tool_call.result))))
     for path, findings in marked.get(UNTRUSTED_FINDINGS_KEY, {}).items():
         for finding in findings:
             _event(

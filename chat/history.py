@@ -4,14 +4,25 @@ Customer-visible messages carry the conversation; tool_use/tool_result pairs of 
 run are replayed from the transcript so the model keeps what it looked up. Raw final
 drafts are never replayed: the assistant message (what the customer saw) stands in
 for them, so a rejected draft cannot leak back into the model's context.
+
+`transcript_load` reads the thread once at the start of a turn and also hands the agent
+what its bounds, L0 and L4 need from the same rows (usage, the L0 flag, every tool result
+and customer message), so none of them queries the thread again.
 """
 
 import json
+from dataclasses import dataclass
+from functools import lru_cache
 
-from django.db.models import Prefetch
+from django.db.models import Exists
 
 from chat.models import ModelCall, Run, ToolCall
-from guardrails.screening import clean_text
+from guardrails.models import GuardrailEvent
+from guardrails.screening import INJECTION_FINDINGS, clean_text
+
+# Every turn of a thread cleans all its customer messages again, a per-character pass each; a
+# worker keeps recent results (keyed by the text itself, kept in memory only).
+_clean_text = lru_cache(maxsize=1024)(clean_text)
 
 INTERRUPTED_RESULT = {
     "error": {
@@ -39,39 +50,108 @@ def _append(turns: list[dict], role: str, blocks: list[dict]) -> None:
         turns.append({"role": role, "content": list(blocks)})
 
 
-def history_build(run: Run) -> list[dict]:
-    """Messages API `messages` for `run`: every earlier run of its thread, then its own progress."""
-    runs = (
-        Run.objects.filter(thread_id=run.thread_id, seq__lte=run.seq)
-        .select_related("user_message", "assistant_message")
-        .prefetch_related(
-            Prefetch("model_calls", queryset=ModelCall.objects.order_by("iteration", "id")),
-            Prefetch("tool_calls", queryset=ToolCall.objects.order_by("id")),
-        )
-        .order_by("seq")
+def _recorded_result(tool_use_id: str, by_use: dict[str, tuple[dict, bool]]) -> dict:
+    recorded = by_use.get(tool_use_id)
+    if recorded is None:
+        return tool_result_block(tool_use_id, INTERRUPTED_RESULT, is_error=True)
+    result, is_error = recorded
+    return tool_result_block(tool_use_id, result, is_error=is_error)
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What a turn reads from its thread's record at its start, in two or three queries."""
+
+    messages: list[dict]  # the Messages API `messages` for the run (the caller appends to it)
+    turns: int  # customer turns up to and including this run (the turn bound)
+    tokens: int  # input + output tokens the whole thread has spent (the token budget)
+    iteration: int  # model calls this run already made: a retried attempt goes on from there
+    injection_seen: bool  # L0 recorded an injection-type finding in this thread before
+    tool_results: list[tuple[str, dict]]  # (name, result) of every recorded tool call of the thread
+    customer_texts: list[str]  # every customer message of the thread, cleaned as the model sees them
+
+
+def transcript_load(run: Run) -> Transcript:
+    """Everything `run`'s turn needs from the database: runs, model calls, and tool calls if there are any."""
+    injection_events = GuardrailEvent.objects.filter(
+        thread_id=run.thread_id, layer=GuardrailEvent.Layer.INPUT, code__in=INJECTION_FINDINGS
     )
+    # One row per run of the thread. The thread-level L0 flag rides along as an uncorrelated
+    # EXISTS (evaluated once) instead of costing a statement of its own.
+    runs = list(
+        Run.objects.filter(thread_id=run.thread_id)
+        .annotate(injection_seen=Exists(injection_events))
+        .order_by("seq")
+        .values_list(
+            "id",
+            "seq",
+            "input_tokens",
+            "output_tokens",
+            "user_message__content",
+            "assistant_message_id",
+            "assistant_message__content",
+            "injection_seen",
+        )
+    )
+    # By run id, not by a join on the thread: the plain (run_id) index lookups stay cheap
+    # whatever the planner's statistics say.
+    run_ids = [row[0] for row in runs]
+    calls: dict[object, list[list[dict]]] = {}  # run id → response contents, in (iteration, id) order
+    model_calls = (
+        ModelCall.objects.filter(run_id__in=run_ids)
+        .order_by("iteration", "id")
+        .values_list("run_id", "response_content")
+    )
+    for run_id, content in model_calls:
+        calls.setdefault(run_id, []).append(content)
+    results: dict[object, dict[str, tuple[dict, bool]]] = {}  # run id → tool_use_id → (result, is_error)
+    tool_results: list[tuple[str, dict]] = []
+    # Tool calls are only ever recorded for a tool_use block of these model calls: a thread whose
+    # model never asked for a tool has none, and the query is skipped.
+    if any(block.get("type") == "tool_use" for contents in calls.values() for content in contents for block in content):
+        tool_calls = (
+            ToolCall.objects.filter(run_id__in=run_ids)
+            .order_by("id")
+            .values_list("run_id", "tool_use_id", "name", "result", "is_error")
+        )
+        for run_id, tool_use_id, name, result, is_error in tool_calls:
+            results.setdefault(run_id, {})[tool_use_id] = (result, is_error)  # the latest one per tool_use
+            tool_results.append((name, result))
+
     turns: list[dict] = []
-    for past in runs:
+    customer_texts: list[str] = []
+    turn_count = tokens = 0
+    for run_id, seq, input_tokens, output_tokens, user_text, assistant_id, assistant_text, _ in runs:
+        tokens += input_tokens + output_tokens
         # The model sees the message without control or invisible characters (L0 cleaning).
-        _append(turns, "user", [{"type": "text", "text": clean_text(past.user_message.content)}])
-        results = {call.tool_use_id: call for call in past.tool_calls.all()}
-        for model_call in past.model_calls.all():
-            tool_uses = [block for block in model_call.response_content if block.get("type") == "tool_use"]
+        cleaned = _clean_text(user_text)
+        customer_texts.append(cleaned)
+        if seq > run.seq:
+            continue  # a later message, queued behind this run: not part of its history
+        turn_count += 1
+        _append(turns, "user", [{"type": "text", "text": cleaned}])
+        by_use = results.get(run_id, {})
+        for content in calls.get(run_id, ()):
+            tool_uses = [block for block in content if block.get("type") == "tool_use"]
             if not tool_uses:
                 continue
-            _append(turns, "assistant", model_call.response_content)
+            _append(turns, "assistant", content)
             # A tool_use without a recorded result (paused, cancelled, crashed) is answered
             # with an error result, so the history stays valid and the thread usable.
-            _append(
-                turns,
-                "user",
-                [
-                    tool_result_block(block["id"], results[block["id"]].result, is_error=results[block["id"]].is_error)
-                    if block["id"] in results
-                    else tool_result_block(block["id"], INTERRUPTED_RESULT, is_error=True)
-                    for block in tool_uses
-                ],
-            )
-        if past.assistant_message_id:
-            _append(turns, "assistant", [{"type": "text", "text": past.assistant_message.content}])
-    return turns
+            _append(turns, "user", [_recorded_result(block["id"], by_use) for block in tool_uses])
+        if assistant_id:
+            _append(turns, "assistant", [{"type": "text", "text": assistant_text}])
+    return Transcript(
+        messages=turns,
+        turns=turn_count,
+        tokens=tokens,
+        iteration=len(calls.get(run.id, ())),
+        injection_seen=bool(runs) and runs[0][-1],
+        tool_results=tool_results,
+        customer_texts=customer_texts,
+    )
+
+
+def history_build(run: Run) -> list[dict]:
+    """Messages API `messages` for `run`: every earlier run of its thread, then its own progress."""
+    return transcript_load(run).messages

@@ -13,7 +13,7 @@ from uuid import UUID
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from bookly_project.celery import app as celery_app
@@ -204,19 +204,27 @@ _CLAIM_SQL = """
 
 
 def run_claim(*, run_id: UUID | str) -> Run | None:
-    """queued → in_progress, only if no earlier run of the thread is unfinished. One caller wins."""
-    earlier_unfinished = Run.objects.filter(
-        thread_id=OuterRef("thread_id"), seq__lt=OuterRef("seq"), status__in=Run.UNFINISHED
-    )
-    now = timezone.now()
-    claimed = (
-        Run.objects.filter(id=run_id, status=Run.Status.QUEUED)
-        .filter(~Exists(earlier_unfinished))
-        .update(status=Run.Status.IN_PROGRESS, attempts=F("attempts") + 1, started_at=now, heartbeat_at=now)
-    )
+    """queued → in_progress, only if no earlier run of the thread is unfinished. One caller wins.
+
+    The claimed run comes back with its user message's text loaded (the message's other fields
+    are deferred); nothing else is read.
+    """
+    now = Run._meta.get_field("started_at").get_db_prep_value(timezone.now(), connection)
+    params = [
+        Run.Status.IN_PROGRESS,
+        now,
+        now,
+        Run._meta.pk.get_db_prep_value(run_id, connection),
+        Run.Status.QUEUED,
+        *Run.UNFINISHED,
+    ]
+    claimed = list(Run.objects.raw(_CLAIM_SQL, params))  # list(): the UPDATE must run exactly once
     if not claimed:
         return None
-    return Run.objects.select_related("thread", "user_message").get(id=run_id)
+    run = claimed[0]
+    text = run.__dict__.pop("claimed_user_text")
+    run.user_message = Message.from_db(run._state.db, ["id", "content"], [run.user_message_id, text])
+    return run
 
 
 def run_execute(*, run_id: UUID | str) -> None:
@@ -232,11 +240,12 @@ def run_execute(*, run_id: UUID | str) -> None:
         outcome = agent.run_turn(run)
     except Exception:
         logger.exception("run %s crashed", run.id)
-        db_connection_release()
+        db_connection_release()  # the crash may have left the connection unusable
         outcome = agent.TurnOutcome(
             status=Run.Status.FAILED, error_code="internal_error", error_message="Something went wrong while answering."
         )
-    db_connection_release()
+    # No release before finishing: the agent took this connection after its last model call,
+    # and Celery gives it back when the task ends.
     run_finish(run=run, outcome=outcome)
 
 
@@ -246,35 +255,68 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
     Fenced by `attempts`: a worker whose run was taken over by the sweep records nothing.
     """
     now = timezone.now()
+    current = Run.objects.filter(id=run.id, attempts=run.attempts, status=Run.Status.IN_PROGRESS)
+    updates: dict = {
+        "status": outcome.status,
+        "heartbeat_at": now,
+        "ending": outcome.ending,
+        "error_code": outcome.error_code,
+        "error_message": outcome.error_message[:500],
+    }
+    if outcome.status != Run.Status.REQUIRES_ACTION:
+        updates["completed_at"] = now
+    if outcome.status != Run.Status.COMPLETED:
+        # No message to write, so no seq to take: the fenced UPDATE alone, atomic by itself.
+        if not current.update(**updates):
+            return False
+        # A paused run is still the thread's earliest unfinished one: nothing behind it may start.
+        dispatch_next = outcome.status != Run.Status.REQUIRES_ACTION
+        transaction.on_commit(partial(_run_ended, run_id=run.id, thread_id=run.thread_id, dispatch_next=dispatch_next))
+        return True
     with transaction.atomic():
-        locked = Thread.objects.select_for_update().get(pk=run.thread_id)
-        current = Run.objects.filter(id=run.id, attempts=run.attempts, status=Run.Status.IN_PROGRESS)
-        updates: dict = {
-            "status": outcome.status,
-            "heartbeat_at": now,
-            "ending": outcome.ending,
-            "error_code": outcome.error_code,
-            "error_message": outcome.error_message[:500],
-        }
-        if outcome.status != Run.Status.REQUIRES_ACTION:
-            updates["completed_at"] = now
-        if outcome.status == Run.Status.COMPLETED:
-            seq = locked.last_seq + 1
-            thread_status = Thread.Status.CLOSED if outcome.ending in THREAD_ENDINGS else locked.status
-            Thread.objects.filter(pk=locked.pk).update(last_seq=seq, updated_at=now, status=thread_status)
-            updates["assistant_message"] = Message.objects.create(
-                thread=locked, seq=seq, role=Message.Role.ASSISTANT, content=outcome.reply
-            )
+        # Takes the thread row's lock (held to commit) like message_post does, so the reply's
+        # seq is the next one in acceptance order.
+        seq = _thread_reply_seq(thread_id=run.thread_id, now=now, close=outcome.ending in THREAD_ENDINGS)
+        updates["assistant_message"] = Message.objects.create(
+            thread_id=run.thread_id, seq=seq, role=Message.Role.ASSISTANT, content=outcome.reply
+        )
         if not current.update(**updates):
             transaction.set_rollback(True)  # a superseded attempt: the reply above is not kept
             return False
-        transaction.on_commit(partial(_run_ended, run_id=run.id, thread_id=run.thread_id))
+        # A run behind this one has a user message accepted after this run's; none was (the seq
+        # before this reply is this run's own), so there is nothing to dispatch.
+        dispatch_next = seq - 1 > run.seq
+        transaction.on_commit(partial(_run_ended, run_id=run.id, thread_id=run.thread_id, dispatch_next=dispatch_next))
     return True
 
 
-def _run_ended(*, run_id: UUID, thread_id: UUID) -> None:
+_REPLY_SEQ_SQL = """
+    UPDATE chat_thread SET last_seq = last_seq + 1, updated_at = %s, status = CASE WHEN %s THEN %s ELSE status END
+    WHERE id = %s
+    RETURNING last_seq
+"""
+
+
+def _thread_reply_seq(*, thread_id: UUID, now, close: bool) -> int:
+    """Take the thread's next seq for a reply (closing the thread if asked): one locking UPDATE."""
+    params = [
+        Thread._meta.get_field("updated_at").get_db_prep_value(now, connection),
+        close,
+        Thread.Status.CLOSED,
+        Thread._meta.pk.get_db_prep_value(thread_id, connection),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_REPLY_SEQ_SQL, params)
+        row = cursor.fetchone()
+    if row is None:
+        raise Thread.DoesNotExist(f"thread {thread_id} not found")
+    return row[0]
+
+
+def _run_ended(*, run_id: UUID, thread_id: UUID, dispatch_next: bool = True) -> None:
     notify.run_changed(run_id)
-    run_dispatch_next(thread_id=thread_id)
+    if dispatch_next:
+        run_dispatch_next(thread_id=thread_id)
 
 
 def run_dispatch_next(*, thread_id: UUID) -> None:

@@ -59,3 +59,45 @@ def thread_guard_state(*, thread_id: UUID | str) -> GuardState:
         pending_orders=frozenset(pending.values_list("effect__order_id", flat=True)),
         returns_started=returns_count_for_thread(thread_id=thread_id),
     )
+
+
+class LazyGuardState:
+    """A thread's GuardState, read from the database the first time a check looks at it.
+
+    Stage 1 consults the state only for tools that name an order or an email; a call such as
+    lookup_policy then costs no queries. What it reads is what thread_guard_state would have
+    returned at that moment: the check runs right after this is created.
+    """
+
+    def __init__(self, *, thread_id: UUID | str) -> None:
+        self._thread_id = thread_id
+        self._state: GuardState | None = None
+
+    def _loaded(self) -> GuardState:
+        if self._state is None:
+            self._state = thread_guard_state(thread_id=self._thread_id)
+        return self._state
+
+    @property
+    def verified(self) -> frozenset[tuple[str, str]]:
+        return self._loaded().verified
+
+    @property
+    def verified_emails(self) -> frozenset[str]:
+        return self._loaded().verified_emails
+
+    @property
+    def eligible_orders(self) -> frozenset[str]:
+        return self._loaded().eligible_orders
+
+    @property
+    def pending_orders(self) -> frozenset[str]:
+        return self._loaded().pending_orders
+
+    @property
+    def returns_started(self) -> int:
+        return self._loaded().returns_started
+
+    @property
+    def customer_email(self) -> str | None:
+        return self._loaded().customer_email
