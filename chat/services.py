@@ -265,13 +265,13 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
     }
     if outcome.status != Run.Status.REQUIRES_ACTION:
         updates["completed_at"] = now
+    if outcome.status == Run.Status.REQUIRES_ACTION:
+        return _run_pause(run=run, current=current, updates=updates, now=now)
     if outcome.status != Run.Status.COMPLETED:
         # No message to write, so no seq to take: the fenced UPDATE alone, atomic by itself.
         if not current.update(**updates):
             return False
-        # A paused run is still the thread's earliest unfinished one: nothing behind it may start.
-        dispatch_next = outcome.status != Run.Status.REQUIRES_ACTION
-        transaction.on_commit(partial(_run_ended, run_id=run.id, thread_id=run.thread_id, dispatch_next=dispatch_next))
+        transaction.on_commit(partial(_run_ended, run_id=run.id, thread_id=run.thread_id))
         return True
     with transaction.atomic():
         # Takes the thread row's lock (held to commit) like message_post does, so the reply's
@@ -288,6 +288,28 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
         dispatch_next = seq - 1 > run.seq
         transaction.on_commit(partial(_run_ended, run_id=run.id, thread_id=run.thread_id, dispatch_next=dispatch_next))
     return True
+
+
+def _run_pause(*, run: Run, current, updates: dict, now) -> bool:
+    """in_progress → requires_action, unless the customer has already answered.
+
+    A message sent after the pending action was committed but before this update declines the
+    action while the run is still in progress, so it cannot requeue the run. Pausing then would
+    wait for an answer that already came, and hold up the thread behind it. With the thread row
+    locked (message_post declines under the same lock), pause only while the action is still
+    pending; otherwise send the run straight back to the queue to tell the model.
+    """
+    still_pending = PendingAction.objects.filter(run_id=OuterRef("pk"), decision=PendingAction.Decision.PENDING)
+    with transaction.atomic():
+        list(Thread.objects.select_for_update().filter(pk=run.thread_id).values_list("pk"))
+        if current.filter(Exists(still_pending)).update(**updates):
+            # A paused run is still the thread's earliest unfinished one: nothing behind it may start.
+            transaction.on_commit(partial(_run_ended, run_id=run.id, thread_id=run.thread_id, dispatch_next=False))
+            return True
+        if current.update(status=Run.Status.QUEUED, heartbeat_at=now, dispatched_at=now):
+            transaction.on_commit(partial(run_dispatch, run_id=run.id))
+            return True
+    return False
 
 
 _REPLY_SEQ_SQL = """

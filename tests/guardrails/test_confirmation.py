@@ -513,3 +513,35 @@ def test_a_paused_run_renders_its_required_action_as_the_serializer_documents(al
     run = selectors.run_get(owner=Run.objects.get(id=shown["id"]).thread.owner, run_id=shown["id"])
     assert run_data(run) == json.loads(JSONRenderer().render(RunSerializer(run).data)) == shown
     assert shown["required_action"]["type"] == "confirm_return"
+
+
+def test_a_message_sent_while_the_run_is_pausing_declines_and_the_run_does_not_wait_for_nobody(
+    scripted, demo_orders, monkeypatch
+):
+    """The customer writes after the pending action is stored but before the run is marked paused."""
+    from chat import agent
+
+    thread = thread_new()
+    real_run_turn = agent.run_turn
+    sent_meanwhile: list[str] = []
+
+    def run_turn_then_customer_writes(run, **kwargs):
+        outcome = real_run_turn(run, **kwargs)
+        assert Run.objects.get(id=run.id).status == Run.Status.IN_PROGRESS
+        services.message_post(owner=thread.owner, thread_id=thread.id, content="Never mind, keep it.")
+        sent_meanwhile.append("posted")
+        return outcome
+
+    monkeypatch.setattr(agent, "run_turn", run_turn_then_customer_writes)
+    scripted.script(eligibility_call("BK-10042"), return_call("BK-10042", titles=["The Goldfinch"], tool_use_id=RETURN))
+    run = services.message_post(owner=thread.owner, thread_id=thread.id, content=ASKED).run
+    services.run_execute(run_id=run.id)
+
+    assert sent_meanwhile == ["posted"]
+    assert PendingAction.objects.get(run=run).decision == PendingAction.Decision.DECLINED
+    assert Run.objects.get(id=run.id).status == Run.Status.QUEUED  # back in line, not parked
+
+    monkeypatch.setattr(agent, "run_turn", real_run_turn)
+    told, is_error = resume({"id": str(run.id)}, scripted)
+    assert (told["status"], is_error) == ("not_confirmed", False)
+    assert not Return.objects.exists()
