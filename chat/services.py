@@ -179,11 +179,18 @@ def _thread_next_seq(*, owner: str, thread_id: UUID) -> tuple[int | None, bool]:
     return (row[0], row[1]) if row else (None, False)
 
 
+def _no_result(task_id: str) -> None:
+    """Turns report through the database, not a result backend. Celery's default AsyncResult
+    builds a backend object per thread, and under ASGI every request is a new thread."""
+    return None
+
+
 def run_dispatch(*, run_id: UUID) -> None:
     """Send the run's task. A broker failure is logged, not raised: the sweep re-dispatches."""
     try:
-        # No result backend: ignore_result also spares Celery a per-thread backend object.
-        celery_app.send_task(RUN_TASK, args=[str(run_id)], ignore_result=True)
+        celery_app.send_task(
+            RUN_TASK, args=[str(run_id)], ignore_result=True, result_cls=_no_result, add_to_parent=False
+        )
     except Exception:
         logger.warning("could not enqueue run %s; the sweep will dispatch it", run_id)
         Run.objects.filter(id=run_id, status=Run.Status.QUEUED).update(dispatched_at=None)

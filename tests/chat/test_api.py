@@ -461,7 +461,9 @@ def test_message_text_never_reaches_task_arguments(alice, django_capture_on_comm
     thread = alice.new_thread()
     with django_capture_on_commit_callbacks(execute=True):
         run_id = alice.say(thread, "my email is alice@example.com").json()["run"]["id"]
-    assert sent == [("chat.tasks.run_turn", [run_id], {"ignore_result": True})]
+    assert [(name, args) for name, args, _ in sent] == [("chat.tasks.run_turn", [run_id])]
+    assert sent[0][2]["ignore_result"] is True
+    assert set(sent[0][2]) == {"ignore_result", "result_cls", "add_to_parent"}  # nothing else rides along
 
 
 def test_message_is_kept_when_the_broker_is_down(alice, django_capture_on_commit_callbacks, monkeypatch):
