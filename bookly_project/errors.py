@@ -27,6 +27,11 @@ class ApplicationError(Exception):
         self.details = details or {}
 
 
+def not_found_error(what: str) -> ApplicationError:
+    """The 404 for a row that is missing or not the caller's: the two look the same on purpose."""
+    return ApplicationError("not_found", f"{what} not found.", status=404)
+
+
 def error_body(code: str, message: str, details: dict | None = None) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "details": details or {}}}
 

@@ -12,7 +12,7 @@ from functools import partial
 from django.db import transaction
 from django.utils import timezone
 
-from bookly_project.errors import ApplicationError
+from bookly_project.errors import ApplicationError, not_found_error
 from chat import agent, notify
 from chat import services as chat_services
 from chat.models import Run
@@ -70,7 +70,7 @@ def action_decide(*, run: Run, action_id, decision: str) -> Run:
             .first()
         )
         if action is None:
-            raise ApplicationError("not_found", "Action not found.", status=404)
+            raise not_found_error("Action")
         if action.decision:
             raise ApplicationError("action_already_decided", f"This action was already {action.decision}.", status=409)
         if action.expires_at <= timezone.now():

@@ -155,9 +155,6 @@ class MessageListCreateApi(BaseApi):
     )
     def post(self, request: Request, thread_id: UUID) -> Response:
         """Accept a customer message: 202 at once; the reply arrives on the run (status_url)."""
-        owner = customer_id_get(request)
-        if owner is None:
-            raise ApplicationError("not_found", "Thread not found.", status=404)
         data = MessageInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         key = request.headers.get("Idempotency-Key")
@@ -165,7 +162,7 @@ class MessageListCreateApi(BaseApi):
             raise ApplicationError("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 printable characters.")
         # The thread's ownership is checked by the same statement that locks it (services).
         result = services.message_post(
-            owner=owner,
+            owner=customer_id_get(request),
             thread_id=thread_id,
             content=data.validated_data["content"],
             idempotency_key=key,

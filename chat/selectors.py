@@ -6,15 +6,11 @@ from asgiref.sync import sync_to_async
 from django.db.models import Count, Q, QuerySet, Sum
 
 from bookly_project.db import db_connection_release
-from bookly_project.errors import ApplicationError
+from bookly_project.errors import not_found_error
 from chat.models import Message, Run, Thread
 from guardrails.models import PendingAction
 
 RUN_RELATED = ("user_message", "assistant_message")
-
-
-def _not_found(what: str) -> ApplicationError:
-    return ApplicationError("not_found", f"{what} not found.", status=404)
 
 
 def threads_for_owner(*, owner: str | None) -> QuerySet[Thread]:
@@ -26,7 +22,7 @@ def thread_get(*, owner: str | None, thread_id: UUID) -> Thread:
     """One of the caller's threads; 404 if missing or someone else's."""
     thread = Thread.objects.filter(id=thread_id, owner=owner).first() if owner else None
     if thread is None:
-        raise _not_found("Thread")
+        raise not_found_error("Thread")
     return thread
 
 
@@ -41,7 +37,7 @@ def messages_list(*, thread: Thread, after: Message | None, limit: int) -> list[
 def message_get(*, thread: Thread, message_id: UUID) -> Message:
     message = Message.objects.filter(thread=thread, id=message_id).first()
     if message is None:
-        raise _not_found("Message")
+        raise not_found_error("Message")
     return message
 
 
@@ -64,7 +60,7 @@ def run_get(*, owner: str | None, run_id: UUID) -> Run:
     """One of the caller's runs (with its pending action); 404 if missing or someone else's."""
     run = Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner).first() if owner else None
     if run is None:
-        raise _not_found("Run")
+        raise not_found_error("Run")
     return run_with_action(run)
 
 

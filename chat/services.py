@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from bookly_project.celery import app as celery_app
 from bookly_project.db import db_connection_release
-from bookly_project.errors import ApplicationError
+from bookly_project.errors import ApplicationError, not_found_error
 from chat import actions, agent, notify
 from chat.llm import get_model
 from chat.models import Message, Run, Thread
@@ -45,7 +45,7 @@ class PostResult:
 
 
 def message_post(
-    *, owner: str, thread_id: UUID, content: str, idempotency_key: str | None = None, fingerprint: str = ""
+    *, owner: str | None, thread_id: UUID, content: str, idempotency_key: str | None = None, fingerprint: str = ""
 ) -> PostResult:
     """Store the customer's message and its queued run in one transaction; dispatch on commit.
 
@@ -53,11 +53,13 @@ def message_post(
     the same key and body replays the first result, another body is a 422, and a key whose
     first request is still being processed is a 409.
     """
+    if owner is None:  # no session yet: the caller owns no thread
+        raise not_found_error("Thread")
     if not idempotency_key:
         return _message_store(owner=owner, thread_id=thread_id, content=content)
 
     if not Thread.objects.filter(id=thread_id, owner=owner).exists():
-        raise _thread_not_found()
+        raise not_found_error("Thread")
     lock_key = f"idempotency:{owner}:{idempotency_key}"
     if not cache.add(lock_key, 1, IDEMPOTENCY_LOCK_SECONDS):
         earlier = _idempotent_replay(owner=owner, key=idempotency_key, fingerprint=fingerprint)
@@ -88,10 +90,6 @@ def message_post(
         cache.delete(lock_key)
 
 
-def _thread_not_found() -> ApplicationError:
-    return ApplicationError("not_found", "Thread not found.", status=404)
-
-
 def _idempotent_replay(*, owner: str, key: str, fingerprint: str) -> PostResult | None:
     message = (
         Message.objects.filter(thread__owner=owner, idempotency_key=key)
@@ -114,13 +112,14 @@ def _message_store(
 ) -> PostResult:
     try:
         with transaction.atomic():
-            seq, confirmation_pending = _thread_next_seq(owner=owner, thread_id=thread_id)
-            if seq is None:
+            taken = _thread_seq_take(thread_id=thread_id, owner=owner)
+            if taken is None:
                 if Thread.objects.filter(id=thread_id, owner=owner).exists():
                     raise ApplicationError(
                         "thread_closed", "This conversation has ended; please start a new one.", status=409
                     )
-                raise _thread_not_found()
+                raise not_found_error("Thread")
+            seq, confirmation_pending = taken
             if confirmation_pending:
                 # The customer wrote instead of confirming: the paused run resumes (and
                 # finishes) before this message's run, which waits behind it.
@@ -151,32 +150,39 @@ def _message_store(
     return PostResult(message=message, run=run)
 
 
-# Table names come from model meta; every value is a parameter.
-_NEXT_SEQ_SQL = f"""
-    UPDATE {Thread._meta.db_table} SET last_seq = last_seq + 1, updated_at = %s
-    WHERE id = %s AND owner = %s AND status = %s
+# Table names come from model meta; every value is a parameter. The customer's side adds
+# "AND owner = %s AND status = 'open'" (a reply may close the thread, a message never does).
+_SEQ_TAKE_SQL = f"""
+    UPDATE {Thread._meta.db_table}
+    SET last_seq = last_seq + 1, updated_at = %s, status = CASE WHEN %s THEN %s ELSE status END
+    WHERE id = %s {{customer_condition}}
     RETURNING last_seq, EXISTS (
         SELECT 1 FROM {PendingAction._meta.db_table} WHERE thread_id = %s AND decision = %s
     )
 """  # noqa: S608
+_SEQ_TAKE_FOR_REPLY = _SEQ_TAKE_SQL.format(customer_condition="")
+_SEQ_TAKE_FOR_CUSTOMER = _SEQ_TAKE_SQL.format(customer_condition="AND owner = %s AND status = %s")
 
 
-def _thread_next_seq(*, owner: str, thread_id: UUID) -> tuple[int | None, bool]:
-    """Lock the owner's open thread's row and take its next seq: (seq, a confirmation is pending).
+def _thread_seq_take(*, thread_id: UUID, owner: str | None = None, close: bool = False) -> tuple[int, bool] | None:
+    """Lock the thread's row and take its next seq: (seq, a confirmation is pending), or None.
 
-    (None, False) when the thread is closed, missing or someone else's. One statement instead of lock, read, check and
-    update: it is the hot path of every POST. The row lock, held to commit, gives messages
-    of a thread consecutive seq numbers in the order they are accepted, which is the order
-    their runs execute in. Call inside a transaction.
+    With an `owner` (a customer's message) only that owner's open thread matches; without one
+    (the run's reply) any thread does, and `close` closes it. One statement instead of lock,
+    read, check and update: it is on the path of every POST and every reply. The row lock,
+    held to commit, gives a thread's messages consecutive seq numbers in the order they are
+    accepted, which is the order their runs execute in. Call inside a transaction.
     """
     thread_pk = Thread._meta.pk.get_db_prep_value(thread_id, connection)
     now = Thread._meta.get_field("updated_at").get_db_prep_value(timezone.now(), connection)
+    params = [now, close, Thread.Status.CLOSED, thread_pk]
+    if owner is not None:
+        params += [owner, Thread.Status.OPEN]
+    params += [thread_pk, PendingAction.Decision.PENDING]
     with connection.cursor() as cursor:
-        cursor.execute(
-            _NEXT_SEQ_SQL, [now, thread_pk, owner, Thread.Status.OPEN, thread_pk, PendingAction.Decision.PENDING]
-        )
+        cursor.execute(_SEQ_TAKE_FOR_REPLY if owner is None else _SEQ_TAKE_FOR_CUSTOMER, params)
         row = cursor.fetchone()
-    return (row[0], row[1]) if row else (None, False)
+    return (row[0], row[1]) if row else None
 
 
 def _no_result(task_id: str) -> None:
@@ -283,7 +289,10 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
     with transaction.atomic():
         # Takes the thread row's lock (held to commit) like message_post does, so the reply's
         # seq is the next one in acceptance order.
-        seq = _thread_reply_seq(thread_id=run.thread_id, now=now, close=outcome.ending in THREAD_ENDINGS)
+        taken = _thread_seq_take(thread_id=run.thread_id, close=outcome.ending in THREAD_ENDINGS)
+        if taken is None:
+            raise Thread.DoesNotExist(f"thread {run.thread_id} not found")
+        seq = taken[0]
         updates["assistant_message"] = Message.objects.create(
             thread_id=run.thread_id, seq=seq, role=Message.Role.ASSISTANT, content=outcome.reply
         )
@@ -317,29 +326,6 @@ def _run_pause(*, run: Run, current, updates: dict, now) -> bool:
             transaction.on_commit(partial(run_dispatch, run_id=run.id))
             return True
     return False
-
-
-_REPLY_SEQ_SQL = """
-    UPDATE chat_thread SET last_seq = last_seq + 1, updated_at = %s, status = CASE WHEN %s THEN %s ELSE status END
-    WHERE id = %s
-    RETURNING last_seq
-"""
-
-
-def _thread_reply_seq(*, thread_id: UUID, now, close: bool) -> int:
-    """Take the thread's next seq for a reply (closing the thread if asked): one locking UPDATE."""
-    params = [
-        Thread._meta.get_field("updated_at").get_db_prep_value(now, connection),
-        close,
-        Thread.Status.CLOSED,
-        Thread._meta.pk.get_db_prep_value(thread_id, connection),
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_REPLY_SEQ_SQL, params)
-        row = cursor.fetchone()
-    if row is None:
-        raise Thread.DoesNotExist(f"thread {thread_id} not found")
-    return row[0]
 
 
 def _run_ended(*, run_id: UUID, thread_id: UUID, dispatch_next: bool = True) -> None:

@@ -115,6 +115,7 @@ def test_posting_without_a_session_is_404_not_a_crash(alice):
     )
     assert response.status_code == 404
     assert Message.objects.count() == 0
+    assert Thread.objects.get(id=thread).last_seq == 0
 
 
 def test_unknown_thread_is_404(alice):
@@ -515,7 +516,7 @@ def test_a_message_the_database_cannot_store_is_a_503_and_nothing_is_half_writte
     def pool_exhausted(**kwargs):
         raise OperationalError("couldn't get a connection after 10.00 sec")
 
-    monkeypatch.setattr(services, "_thread_next_seq", pool_exhausted)
+    monkeypatch.setattr(services, "_thread_seq_take", pool_exhausted)
     response = alice.say(thread, "hello")
     assert response.status_code == 503
     assert error_code(response) == "storage_unavailable"
