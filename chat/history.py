@@ -150,8 +150,3 @@ def transcript_load(run: Run) -> Transcript:
         tool_results=tool_results,
         customer_texts=customer_texts,
     )
-
-
-def history_build(run: Run) -> list[dict]:
-    """Messages API `messages` for `run`: every earlier run of its thread, then its own progress."""
-    return transcript_load(run).messages

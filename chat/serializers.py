@@ -83,7 +83,7 @@ class RunSerializer(serializers.ModelSerializer):
         return run_error(run)
 
     def get_poll_after_ms(self, run: Run) -> int | None:
-        return settings.POLL_AFTER_MS if run.status in Run.WAITING else None
+        return run_poll_after_ms(run)
 
 
 class MessageAcceptedSerializer(serializers.Serializer):
@@ -152,6 +152,11 @@ def run_error(run: Run) -> dict | None:
     return None
 
 
+def run_poll_after_ms(run: Run) -> int | None:
+    """How soon a client polling without `wait` should ask again; None once the run has settled."""
+    return settings.POLL_AFTER_MS if run.status in Run.WAITING else None
+
+
 def run_data(run: Run) -> dict:
     """A run as GET /runs/{id} shows it (`run.open_action` set by selectors.run_with_action)."""
     return {
@@ -165,5 +170,5 @@ def run_data(run: Run) -> dict:
         "created_at": _datetime(run.created_at),
         "started_at": _datetime(run.started_at),
         "completed_at": _datetime(run.completed_at),
-        "poll_after_ms": settings.POLL_AFTER_MS if run.status in Run.WAITING else None,
+        "poll_after_ms": run_poll_after_ms(run),
     }

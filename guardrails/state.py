@@ -73,31 +73,8 @@ class LazyGuardState:
         self._thread_id = thread_id
         self._state: GuardState | None = None
 
-    def _loaded(self) -> GuardState:
+    def __getattr__(self, name: str):
+        # Only called for what the instance itself lacks: GuardState's fields and properties.
         if self._state is None:
             self._state = thread_guard_state(thread_id=self._thread_id)
-        return self._state
-
-    @property
-    def verified(self) -> frozenset[tuple[str, str]]:
-        return self._loaded().verified
-
-    @property
-    def verified_emails(self) -> frozenset[str]:
-        return self._loaded().verified_emails
-
-    @property
-    def eligible_orders(self) -> frozenset[str]:
-        return self._loaded().eligible_orders
-
-    @property
-    def pending_orders(self) -> frozenset[str]:
-        return self._loaded().pending_orders
-
-    @property
-    def returns_started(self) -> int:
-        return self._loaded().returns_started
-
-    @property
-    def customer_email(self) -> str | None:
-        return self._loaded().customer_email
+        return getattr(self._state, name)

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from chat import agent, services
-from chat.history import history_build
+from chat.history import transcript_load
 from chat.models import Message, ModelCall, Run, Thread, ToolCall
 from tests.fakes import text_reply, tool_use_reply
 
@@ -171,7 +171,7 @@ def test_history_includes_earlier_replies_and_tool_results(thread):
     first = post(thread, "How long does shipping take?")
     services.run_execute(run_id=first.id)
     second = post(thread, "thanks")
-    history = history_build(Run.objects.get(id=second.id))
+    history = transcript_load(Run.objects.get(id=second.id)).messages
     roles = [turn["role"] for turn in history]
     assert roles == ["user", "assistant", "user", "assistant", "user"]
     assert history[1]["content"][0]["type"] == "tool_use"
@@ -193,7 +193,7 @@ def test_history_repairs_an_orphaned_tool_use(thread):
     )
     services.run_finish(run=claimed, outcome=agent.TurnOutcome(status=Run.Status.FAILED, error_code="internal_error"))
     later = post(thread, "hello again")
-    history = history_build(Run.objects.get(id=later.id))
+    history = transcript_load(Run.objects.get(id=later.id)).messages
     repaired = history[2]["content"][0]
     assert repaired == {
         "type": "tool_result",
