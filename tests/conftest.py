@@ -15,8 +15,10 @@ import redis
 from django.conf import settings
 from django.test import Client
 
+from chat import services
 from chat.llm import get_model
-from tests.fakes import FakeAnthropicServer
+from chat.models import Run, Thread
+from tests.fakes import FakeAnthropicServer, ScriptedModel
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
@@ -59,6 +61,22 @@ class Customer:
             run = json.loads(response.content)
             if run["status"] not in ("queued", "in_progress") or time.monotonic() > deadline:
                 return run
+
+
+def turn(thread: Thread, text: str = "I would like to return my order, please.") -> Run:
+    """Post a customer message and execute its run in-process, as the worker's task would."""
+    run = services.message_post(owner=thread.owner, thread_id=thread.id, content=text).run
+    services.run_execute(run_id=run.id)
+    run.refresh_from_db()
+    return run
+
+
+@pytest.fixture
+def scripted(monkeypatch) -> ScriptedModel:
+    """The model every turn of this test talks to; script its responses with `scripted.script(...)`."""
+    model = ScriptedModel()
+    monkeypatch.setattr("chat.agent.get_model", lambda: model)
+    return model
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import pytest
 from chat import prompts, services
 from chat.models import ModelCall, Run, Thread
 from guardrails.models import GuardrailEvent
+from tests.conftest import turn as ask
 from tests.fakes import text_reply, tool_use_reply
 from tests.orders.factories import ALICE_EMAIL, order_create
 
@@ -16,13 +17,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def thread() -> Thread:
     return services.thread_create(owner="alice-session")
-
-
-def ask(thread: Thread, text: str) -> Run:
-    run = services.message_post(owner=thread.owner, thread_id=thread.id, content=text).run
-    services.run_execute(run_id=run.id)
-    run.refresh_from_db()
-    return run
 
 
 def breakpoints(request: dict) -> list[str]:

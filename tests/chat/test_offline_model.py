@@ -6,6 +6,7 @@ from django.core.management import call_command
 from chat import services
 from chat.models import Run, Thread
 from guardrails.models import PendingAction
+from tests.conftest import turn as ask
 
 pytestmark = pytest.mark.django_db
 
@@ -16,13 +17,6 @@ SARAH = "sarah.chen@example.com"
 def thread() -> Thread:
     call_command("load_demo_orders", verbosity=0)
     return services.thread_create(owner="sarah-session")
-
-
-def ask(thread: Thread, text: str) -> Run:
-    run = services.message_post(owner=thread.owner, thread_id=thread.id, content=text).run
-    services.run_execute(run_id=run.id)
-    run.refresh_from_db()
-    return run
 
 
 def test_it_asks_for_the_order_number_and_email_first(thread):

@@ -12,7 +12,7 @@ from chat import agent, prompts, services
 from chat.models import Message, ModelCall, Run, Thread
 from guardrails.models import PendingAction
 from guardrails.services import policy_current
-from tests.fakes import ScriptedModel, text_reply, tool_use_reply
+from tests.fakes import text_reply, tool_use_reply
 from tests.orders.factories import ALICE_EMAIL, order_create
 
 pytestmark = pytest.mark.django_db
@@ -21,13 +21,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def thread() -> Thread:
     return services.thread_create(owner="alice-session")
-
-
-@pytest.fixture
-def scripted(monkeypatch) -> ScriptedModel:
-    model = ScriptedModel()
-    monkeypatch.setattr("chat.agent.get_model", lambda: model)
-    return model
 
 
 @pytest.fixture

@@ -10,10 +10,10 @@ import pytest
 from django.core.management import call_command
 
 from chat import services
-from chat.models import Run, Thread
+from chat.models import Thread
 from guardrails.models import GuardrailPolicy
 from guardrails.services import policy_current
-from tests.fakes import FakeReply, ScriptedModel, text_reply, tool_use_reply
+from tests.fakes import FakeReply, text_reply, tool_use_reply
 
 SARAH = "sarah.chen@example.com"  # BK-10042 (delivered, in window), BK-10103 (processing)
 MARIA = "maria.gonzalez@example.com"  # BK-9871 (delivered 55 days ago)
@@ -21,14 +21,6 @@ DAVID = "david.park@example.com"  # BK-10120 (an ebook, an audiobook and a print
 ALEX = "alex.rivera@example.com"  # BK-10077 (delivered exactly 30 days ago)
 REASON = "I changed my mind"
 DONE = text_reply("Thanks, is there anything else I can help with?")
-
-
-@pytest.fixture
-def scripted(monkeypatch) -> ScriptedModel:
-    """The model every turn of this test talks to; script its responses with `scripted.script(...)`."""
-    model = ScriptedModel()
-    monkeypatch.setattr("chat.agent.get_model", lambda: model)
-    return model
 
 
 @pytest.fixture
@@ -75,14 +67,6 @@ def return_call(
 
 def thread_new(owner: str = "alice-session") -> Thread:
     return services.thread_create(owner=owner)
-
-
-def turn(thread: Thread, text: str = "I would like to return my order, please.") -> Run:
-    """Post a customer message and execute its run in-process, as the worker's task would."""
-    run = services.message_post(owner=thread.owner, thread_id=thread.id, content=text).run
-    services.run_execute(run_id=run.id)
-    run.refresh_from_db()
-    return run
 
 
 def tool_result(request: dict, tool_use_id: str) -> tuple[dict, bool]:

@@ -24,8 +24,9 @@ from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
 from guardrails.services import policy_current
 from orders.models import Order, OrderItem, Return, ReturnItem
 from orders.services import return_create, return_effect_compute
+from tests.conftest import turn
 from tests.fakes import ScriptedModel, text_reply
-from tests.guardrails.conftest import DONE, eligibility_call, return_call, thread_new, tool_result, turn
+from tests.guardrails.conftest import DONE, eligibility_call, return_call, thread_new, tool_result
 
 RETURN = "toolu_return"
 ASKED = "I want to return The Goldfinch from BK-10042, my email is sarah.chen@example.com"

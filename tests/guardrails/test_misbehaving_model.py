@@ -21,6 +21,7 @@ from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
 from guardrails.services import policy_current
 from guardrails.state import thread_guard_state
 from orders.models import Order, Return
+from tests.conftest import turn
 from tests.fakes import ScriptedModel, message_body, tool_use_reply
 from tests.guardrails.conftest import (
     ALEX,
@@ -34,7 +35,6 @@ from tests.guardrails.conftest import (
     return_input,
     thread_new,
     tool_result,
-    turn,
 )
 
 pytestmark = pytest.mark.django_db
