@@ -24,28 +24,20 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from tests.fakes import message_body as fake_message_body
+
 SCRIPTS = ("single", "tools", "orders")
 REPLY_TEXT = "Thanks for getting in touch. Is there anything else about your order or our policies I can help with?"
 _ids = itertools.count(1)
 
 
+# A turn's usage as the real API reports it with the cached system prompt and tools.
+USAGE = {"input_tokens": 1200, "output_tokens": 40, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 1000}
+
+
 def message_body(content: list[dict], *, stop_reason: str, model: str) -> dict:
-    """The Messages API response shape (same fields as tests/fakes.py `message_body`)."""
-    return {
-        "id": f"msg_bench_{next(_ids)}",
-        "type": "message",
-        "role": "assistant",
-        "model": model,
-        "content": content,
-        "stop_reason": stop_reason,
-        "stop_sequence": None,
-        "usage": {
-            "input_tokens": 1200,
-            "output_tokens": 40,
-            "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": 1000,
-        },
-    }
+    """The Messages API response shape: the tests' fake server's, with a realistic usage."""
+    return fake_message_body(content, stop_reason=stop_reason, usage=dict(USAGE), model=model)
 
 
 def tool_results_this_turn(messages: list[dict]) -> int:

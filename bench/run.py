@@ -25,6 +25,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,6 +111,16 @@ def plan(args: argparse.Namespace) -> list[RunSpec]:
         elif scenario == "inflight":
             add("inflight", f"single-{args.inflight_customers}", "closed", "single", args.inflight_customers)
     return list(runs.values())
+
+
+@dataclass
+class Window:
+    """What `Bench.measured` collects over a run's measured window."""
+
+    samples: measure.Samples
+    before: dict = field(default_factory=dict)
+    after: dict = field(default_factory=dict)
+    profile: dict = field(default_factory=dict)
 
 
 class Bench:
@@ -266,6 +277,22 @@ class Bench:
         }
         return result
 
+    @contextlib.asynccontextmanager
+    async def measured(self, spec: RunSpec, since) -> AsyncIterator[Window]:
+        """The measured window: in-flight sampling, CPU and counter snapshots, and profiles around it."""
+        window = Window(samples=measure.Samples())
+        stop = asyncio.Event()
+        sampler = asyncio.create_task(
+            measure.sample(self.db, self.broker, lambda: self.stack.pids("worker"), since, stop, window.samples)
+        )
+        window.before = await asyncio.to_thread(self.snapshot)
+        profiles = self.profile_start(spec)
+        yield window
+        window.after = await asyncio.to_thread(self.snapshot)
+        stop.set()
+        await sampler
+        window.profile = await asyncio.to_thread(self.profile_finish, profiles, spec.duration)
+
     async def run_closed(self, spec: RunSpec) -> dict:
         customers = await self.customers_for(spec.customers)
         since = self.db.now()
@@ -282,18 +309,8 @@ class Bench:
             for index, customer in enumerate(customers)
         ]
         await asyncio.sleep(max(0.0, window_start - time.monotonic()))
-        stop = asyncio.Event()
-        samples = measure.Samples()
-        sampler = asyncio.create_task(
-            measure.sample(self.db, self.broker, lambda: self.stack.pids("worker"), since, stop, samples)
-        )
-        before = await asyncio.to_thread(self.snapshot)
-        profiles = self.profile_start(spec)
-        await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
-        after = await asyncio.to_thread(self.snapshot)
-        stop.set()
-        await sampler
-        profile = await asyncio.to_thread(self.profile_finish, profiles, spec.duration)
+        async with self.measured(spec, since) as measured:
+            await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
         done, pending = await asyncio.wait(tasks, timeout=self.args.turn_timeout + 10)
         for task in pending:
             task.cancel()
@@ -310,7 +327,7 @@ class Bench:
         reply = [turn.reply_s for turn in ok]
         accepted = [turn.accepted_ms for turn in window if turn.accepted_ms is not None]
         delivery = [turn.delivery_ms for turn in ok if turn.delivery_ms is not None]
-        cost = self.cost(before, after, len(ok))
+        cost = self.cost(measured.before, measured.after, len(ok))
         posts = len(window)
         polls = sum(turn.polls for turn in window)
         return {
@@ -342,26 +359,16 @@ class Bench:
             "web_cpu_ms_per_request": _r(1000 * cost["cpu_seconds"]["web"] / (posts + polls), 2)
             if posts + polls
             else None,
-            "inflight": samples.summary(),
+            "inflight": measured.samples.summary(),
             "cost": cost,
-            "profile": profile,
+            "profile": measured.profile,
         }
 
     async def run_open(self, spec: RunSpec) -> dict:
         customers = await self.customers_for(spec.customers)
         since = self.db.now()
-        stop = asyncio.Event()
-        samples = measure.Samples()
-        sampler = asyncio.create_task(
-            measure.sample(self.db, self.broker, lambda: self.stack.pids("worker"), since, stop, samples)
-        )
-        before = await asyncio.to_thread(self.snapshot)
-        profiles = self.profile_start(spec)
-        accepts = await open_loop_posts(customers, rate=spec.rate, duration=spec.duration)
-        after = await asyncio.to_thread(self.snapshot)
-        stop.set()
-        await sampler
-        profile = await asyncio.to_thread(self.profile_finish, profiles, spec.duration)
+        async with self.measured(spec, since) as measured:
+            accepts = await open_loop_posts(customers, rate=spec.rate, duration=spec.duration)
         drain_started = time.monotonic()
         left = await asyncio.to_thread(self.db.settle, since, self.args.drain_timeout)
         drain_s = time.monotonic() - drain_started
@@ -372,7 +379,7 @@ class Bench:
         answered = sum(1 for accept in accepts if accept.latency_ms is not None or accept.error.startswith("post_"))
         latency = [accept.latency_ms for accept in ok]
         from_schedule = [accept.latency_ms + accept.sent_lag_ms for accept in ok]
-        cost = self.cost(before, after, len(ok))
+        cost = self.cost(measured.before, measured.after, len(ok))
         return {
             "name": spec.name,
             "scenarios": spec.scenarios,
@@ -395,9 +402,9 @@ class Bench:
             "backlog_cancelled": cancelled,
             # Per answered POST (202 or an error status): what one POST costs the web, whatever its outcome.
             "web_cpu_ms_per_post": _r(1000 * cost["cpu_seconds"]["web"] / answered, 2) if answered else None,
-            "inflight": samples.summary(),
+            "inflight": measured.samples.summary(),
             "cost": cost,
-            "profile": profile,
+            "profile": measured.profile,
         }
 
 
