@@ -17,19 +17,18 @@ POLICY_TOPICS = ("shipping", "password_reset", "returns_overview")
 
 POLICY_TEXTS: dict[str, str] = {
     "shipping": (
-        "Standard shipping takes 3 to 5 business days and is free on orders over $35; "
-        "otherwise it costs $4.99. Expedited shipping takes 1 to 2 business days and costs $12.99. "
-        "Orders ship within 1 business day of being placed, and a tracking number is emailed "
-        "as soon as the order ships."
+        "Standard shipping is free on orders over $25 and takes 3 to 5 business days. "
+        "Expedited shipping takes 1 to 2 business days and costs $9.99. "
+        "We ship to all 50 US states; we do not ship internationally."
     ),
     "password_reset": (
-        'To reset your password, choose "Forgot password" on the sign-in page and enter the '
-        "email address on your account. We will email you a reset link that is valid for "
-        "60 minutes. If the email does not arrive, check your spam folder or request a new link."
+        "To reset your password, go to bookly.com/account/login and choose \"Forgot password\". "
+        "We will email you a reset link; it expires after 24 hours. If the email does not arrive, "
+        "check your spam folder."
     ),
     "returns_overview": (
-        f"You can return books within {RETURN_WINDOW_DAYS} days of delivery if they are "
-        f"{RETURN_CONDITION}. Refunds go to your {REFUND_METHOD} within "
+        f"You can return books within {RETURN_WINDOW_DAYS} days of delivery for a full refund to your "
+        f"{REFUND_METHOD}, as long as they are {RETURN_CONDITION}. Refunds typically arrive within "
         f"{REFUND_BUSINESS_DAYS} business days of us receiving the return. "
         "Ebooks, audiobooks, gift cards and personalized items cannot be returned."
     ),

@@ -127,7 +127,7 @@ def test_free_text_fields_ground_nothing(result):
 
 def test_policy_texts_ground_their_amounts():
     facts = grounding(tool_results=[], customer_texts=[])
-    assert {Decimal("35"), Decimal("4.99"), Decimal("12.99")} <= facts.amounts
+    assert {Decimal("25"), Decimal("9.99")} <= facts.amounts
 
 
 # --- Replies that repeat grounded facts pass ---------------------------------------------------------------
@@ -144,7 +144,7 @@ def test_policy_texts_ground_their_amounts():
         "C# in Depth and *NSYNC: The Official Book were both in that order.",
         "*NSYNC: The Official Book shipped with C# in Depth.",
         "I sent the details to jane.doe@example.com.",
-        "Standard shipping is free on orders over $35; otherwise it costs $4.99.",
+        "Standard shipping is free on orders over $25; expedited shipping costs $9.99.",
         "You have 30 days from delivery, and refunds arrive within 7 business days.",
         "Today is November 20, so you are inside the window.",
         "Here are your items:\n1. C# in Depth\n2. *NSYNC: The Official Book",
