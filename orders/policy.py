@@ -22,7 +22,7 @@ POLICY_TEXTS: dict[str, str] = {
         "We ship to all 50 US states; we do not ship internationally."
     ),
     "password_reset": (
-        "To reset your password, go to bookly.com/account/login and choose \"Forgot password\". "
+        'To reset your password, go to bookly.com/account/login and choose "Forgot password". '
         "We will email you a reset link; it expires after 24 hours. If the email does not arrive, "
         "check your spam folder."
     ),
