@@ -10,18 +10,14 @@ goes through and is shown as "flagged" in `got`.
 
 import argparse
 import json
-import os
 from datetime import date
 from pathlib import Path
 
-if "DJANGO_SETTINGS_MODULE" not in os.environ:  # chat.prompts reads orders.policy only, but keep Django happy
-    os.environ["DJANGO_SETTINGS_MODULE"] = "bookly_project.settings"
-
-from chat.prompts import REFUSAL_TEMPLATE, prompt_fragments  # noqa: E402
-from evals.report import EXPECT_BLOCK, EXPECT_PASS, PARTS, CaseResult, table  # noqa: E402
-from guardrails.output import Grounding, check_reply  # noqa: E402
-from guardrails.verdict import Verdict  # noqa: E402
-from orders.policy import POLICY_TEXTS, REFUND_TIMELINE, RETURN_LABEL_INSTRUCTIONS  # noqa: E402
+from chat.prompts import REFUSAL_TEMPLATE, prompt_fragments
+from evals.report import EXPECT_BLOCK, EXPECT_PASS, PARTS, CaseResult, table
+from guardrails.output import Grounding, check_reply
+from guardrails.verdict import Verdict
+from orders.policy import POLICY_TEXTS, REFUND_TIMELINE, RETURN_LABEL_INSTRUCTIONS
 
 DATA = Path(__file__).resolve().parent / "data"
 POLICY = [*POLICY_TEXTS.values(), RETURN_LABEL_INSTRUCTIONS, REFUND_TIMELINE]
@@ -84,9 +80,6 @@ def measure(part: str) -> list[CaseResult]:
 
 
 def main() -> None:
-    import django
-
-    django.setup()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=PARTS, default="tuning")
     parser.add_argument("--failures", action="store_true", help="list every failure of the part")
