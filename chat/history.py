@@ -17,6 +17,7 @@ from functools import lru_cache
 from django.db.models import Exists
 
 from chat.models import ModelCall, Run, ToolCall
+from chat.tools import REPLY_TOOL
 from guardrails.models import GuardrailEvent
 from guardrails.screening import INJECTION_FINDINGS, clean_text
 
@@ -133,7 +134,8 @@ def transcript_load(run: Run) -> Transcript:
         by_use = results.get(run_id, {})
         for content in calls.get(run_id, ()):
             tool_uses = [block for block in content if block.get("type") == "tool_use"]
-            if not tool_uses:
+            # A lone send_reply is the turn's final reply: the assistant message stands in for it.
+            if all(block.get("name") == REPLY_TOOL for block in tool_uses):
                 continue
             _append(turns, "assistant", content)
             # A tool_use without a recorded result (paused, cancelled, crashed) is answered
