@@ -90,6 +90,7 @@ class Grounding:
     durations: frozenset[tuple[int, int, str]] = frozenset()  # (30, 30, "day"), (3, 5, "business day")
     percents: frozenset[Decimal] = frozenset()
     tools_succeeded: frozenset[str] = frozenset()  # names of tools with a non-error result
+    authors: frozenset[str] = frozenset()  # "I hope you enjoy Richard Osman's book" names no new work
 
     @classmethod
     def from_sources(
@@ -132,6 +133,7 @@ class Grounding:
             durations=frozenset(facts.durations),
             percents=frozenset(facts.percents),
             tools_succeeded=frozenset(facts.tools_succeeded),
+            authors=frozenset(facts.authors),
         )
 
 
@@ -164,6 +166,7 @@ class _Facts:
     percents: set[Decimal] = field(default_factory=set)
     delivered: set[date] = field(default_factory=set)
     tools_succeeded: set[str] = field(default_factory=set)
+    authors: set[str] = field(default_factory=set)
 
 
 def _money(value: object) -> Decimal | None:
@@ -229,6 +232,8 @@ def _walk_result(value: object, key: str, facts: _Facts) -> None:
         facts.emails.add(value.strip().lower())
     elif key in _TITLE_KEYS and isinstance(value, str) and value.strip():
         facts.titles.add(value.strip())
+    elif key == "author" and isinstance(value, str) and value.strip():
+        facts.authors.add(value.strip().casefold())
     elif key in _RMA_KEYS and isinstance(value, str):
         facts.rma_numbers.add(re.sub(r"[-\s]", "", value).upper())
     elif key == "refund_method" and isinstance(value, str):
@@ -519,6 +524,7 @@ _FUTURE = re.compile(patterns.FUTURE, re.IGNORECASE)
 _REFUND_METHOD = re.compile(patterns.REFUND_METHOD_CLAIM, re.IGNORECASE)
 _RECOMMENDATION = re.compile(patterns.RECOMMENDATION)
 _SUPPORT_ANCHOR = re.compile(patterns.SUPPORT_ANCHOR, re.IGNORECASE)
+_PLEASANTRY = re.compile(patterns.PLEASANTRY, re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
 _CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|so)\b", re.IGNORECASE)
 
@@ -607,10 +613,9 @@ def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     problems = []
     text = " ".join(sentences)
     for low, high, unit in _durations(text):
-        # "7 days" for "7 business days" is a paraphrase, not a new policy; "2 weeks" is 14 days.
+        # "2 weeks" is 14 days.
+        # "7 days" for the policy's "7 business days" is a paraphrase; "30 business days" for "30 days" is not.
         readings = {(low, high, unit), (low, high, "business day" if unit == "day" else unit)}
-        if unit == "business day":
-            readings.add((low, high, "day"))
         if unit == "week":
             readings.add((low * 7, high * 7, "day"))
         if not readings & grounding.durations:
@@ -637,7 +642,7 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
 
 def _recommended_works(text: str, grounding: Grounding) -> list[str]:
     """Named works the reply recommends that are not this thread's items."""
-    titles = {title.casefold() for title in grounding.titles}
+    titles = {title.casefold() for title in grounding.titles} | grounding.authors
     found = []
     for match in _RECOMMENDATION.finditer(text):
         name = match.group(1).strip()
@@ -668,8 +673,15 @@ def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], l
                 break
     if _recommended_works(text, grounding):
         sure.append("recommendation")
-    # "I can't send it to your hotel" declines a subject; it does not engage it.
-    engaging = " ".join(sentence for sentence in sentences if not _NEGATION.search(sentence))
+    # "I can't send it to your hotel" declines a subject and "have a lovely trip" wishes the customer well:
+    # neither engages it. Only the other clauses count.
+    engaging = " ".join(
+        clause
+        for sentence in sentences
+        if not _PLEASANTRY.search(sentence)
+        for clause in _CLAUSE_BREAK.split(sentence)
+        if not _NEGATION.search(clause)
+    )
     hinted = {
         subject: {match.group().lower() for match in pattern.finditer(engaging)}
         for subject, pattern in _OFF_TOPIC_HINTS.items()

@@ -38,7 +38,10 @@ STATUS_SUPPORT: dict[str, frozenset[str]] = {
 
 # --- Commitments ------------------------------------------------------------------------------------
 
-_WE = r"(?:i|we)(?:'ve|\s+have|'ll|\s+will|\s+just|\s+already)?"
+_WE = (
+    r"(?:i|we)(?:'ve|\s+have|'ll|\s+will|\s+just|\s+already)?"
+    r"(?:\s+(?:now|just|already|successfully|also|gone ahead and|went ahead and|personally))*"
+)
 _DONE = r"(?:has|have)\s+(?:now\s+|already\s+|just\s+)?been"
 # "return" as the return itself, not its window, policy or label.
 _RETURN = r"\breturns?\b(?!\s+(?:window|policy|policies|period|label|deadline|shipping|address))"
@@ -54,6 +57,7 @@ RETURN_COMMITMENTS: dict[str, str] = {
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+(?:is|was|'s)\s+(?:now\s+|all\s+|already\s+)?"
         r"(?:started|initiated|created|open|approved|"
         r"accepted|confirmed|underway|in progress|set|complete|done|being processed)\b"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+will\s+(?:now\s+)?be\s+(?:created|started|processed|approved|accepted)\b"
     ),
     "refund": (
         rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:approved|issued|processed|sent|initiated|"
@@ -64,6 +68,7 @@ RETURN_COMMITMENTS: dict[str, str] = {
         rf"|\b{_WE}\s+(?:approved|issued|processed|initiated|authori[sz]ed|refunded|approve|issue|process|refund)\s+"
         r"(?:you(?:r)?\b|a\s+(?:full\s+|partial\s+)?refund|the\s+refund|\$)"
         r"|\byou(?:'ve|\s+have)\s+(?:already\s+)?been\s+refunded\b"
+        r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+will\s+(?:now\s+)?be\s+(?:issued|processed|sent|approved|credited|paid)\b"
         r"|\b(?:and|then)\s+(?:issue|process|send|approve)\s+(?:you\s+)?a\s+(?:full\s+|partial\s+)?refund\b"
         r"|\byou(?:'ll|\s+will)\s+(?:get|receive|be refunded|see)\b(?:\s+[\w$.-]+){0,3}?\s*(?:refund|\$\d)"
     ),
@@ -95,6 +100,13 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         rf"|\b{_WE}\s+(?:sent|send|shipped|ship|arranged|arrange|ordered|order|dispatched|dispatch)\s+(?:you\s+)?"
         r"(?:a\s+)?(?:replacement|new copy|another copy|new one)\b"
         r"|\breplacement\s+(?:has been|is|was|will be)\s+(?:sent|shipped|on its way|dispatched|arranged)\b"
+    ),
+    "other_action": (
+        rf"\b{_WE}\s+(?:contacted|reached out to|asked|notified|informed|messaged|called|contact|notify|inform|call)\s+"
+        r"(?:the|our|your)\s+(?:\w+\s+)?(?:carrier|courier|warehouse|shipping|post office|ups|usps|fedex|dhl|driver)\b"
+        rf"|\b{_WE}\s+(?:requested|scheduled|arranged|booked|opened|filed|request|schedule|arrange|book|open|file)\s+"
+        r"(?:a|an|the)\s+(?:\w+\s+)?(?:redelivery|pickup|pick-up|collection|investigation|trace|claim|ticket|case)\b"
+        r"|\border\b(?:\s+\w+){0,2}?\s+(?:has|have)\s+been\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
     ),
     "escalation": (
         rf"\b{_WE}\s+(?:escalated|forwarded|passed|handed|referred|flagged|reported|raised|escalate|forward|pass|"
@@ -172,13 +184,20 @@ INVENTED_POLICY: dict[str, str] = {
         r"(?:be\s+)?returned\b"
     ),
     "exchange": r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+exchanges\b",
+    "non_returnable_return": (
+        r"\bcan\s+(?:still\s+|also\s+)?return\s+(?:the\s+|your\s+|an?\s+|this\s+)?(?:ebooks?|e-books?|audiobooks?|"
+        r"gift cards?|personali[sz]ed)"
+        r"|\b(?:ebooks?|e-books?|audiobooks?|gift cards?|personali[sz]ed\s+\w+)\s+(?:are|is)\s+(?:also\s+|fully\s+)?"
+        r"(?:refundable|returnable|eligible for (?:a )?(?:return|refund))"
+    ),
+    "free_shipping_all": r"\bfree\s+(?:standard\s+)?shipping\s+on\s+(?:all|every|any)\s+orders?\b",
 }
 
 # Refund methods other than the original payment method (a tool result or the policy must name them).
 REFUND_METHOD_CLAIM = (
-    r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*)\b[^.?!]{0,50}?\b(store credit|bookly credit|"
+    r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*)\b[^?!]{0,50}?\b(store credit|bookly credit|"
     r"gift card|gift certificate|paypal|venmo|bank transfer|bank account|wire transfer|cheque|check|cash|voucher|"
-    r"coupon|points)\b"
+    r"coupon|points|visa|mastercard|amex|american express|discover|card ending(?: in)? \d{4})\b"
 )
 
 # --- Off-topic engagement -----------------------------------------------------------------------------
@@ -260,6 +279,12 @@ SUPPORT_ANCHOR = (
 ANCHORLESS_HINTED_WORDS = 6
 ANCHORLESS_WORDS = 12
 
+# A sentence that wishes the customer well ("I hope you have a wonderful trip") engages nothing.
+PLEASANTRY = (
+    r"\b(?:hope|enjoy|have a (?:great|good|lovely|wonderful|nice|fantastic|safe)|wish|congrat\w*|happy|safe travels|"
+    r"take care|sounds (?:lovely|great|wonderful|fun))\b"
+)
+
 # Words of other subjects. Alone they block nothing: they count only in a reply with no support word
 # (block), or three of one subject beside support words (flag).
 OFF_TOPIC_HINTS: dict[str, str] = {
@@ -275,7 +300,7 @@ OFF_TOPIC_HINTS: dict[str, str] = {
     "health": (
         r"\bdoctor\b|\bfever\b|\bheadaches?\b|\bmedicines?\b|\bmedications?\b|\bsymptoms?\b|\bvitamins?\b|\bsleep\b"
         r"|\bcaffeine\b|\bbedtime\b|\bdiet\b|\bprotein\b|\byoga\b|\bstress\b|\bflexibility\b|\bworkouts?\b"
-        r"|\bexercis\w*|\bcalories\b|\bmeditat\w*"
+        r"|\bexercis\w*|\bcalories\b|\bmeditat\w*|\bibuprofen\b|\bparacetamol\b|\baspirin\b|\bacetaminophen\b"
     ),
     "money": (
         r"\bsavings\b|\bloans?\b|\bdebt\b|\binvest\w*|\bstocks?\b|\bbonds\b|\bretirement\b|\binterest rates?\b"
