@@ -18,13 +18,13 @@ from django.utils import timezone
 from bookly_project.db import db_connection_release
 from chat import prompts
 from chat.history import Transcript, tool_result_block, transcript_load
-from chat.llm import Model, ModelError, get_model
+from chat.llm import Model, ModelError, get_model, quick_complete
 from chat.models import ModelCall, Run, Thread, ToolCall
 from chat.tools import REPLY_TOOL, TOOLS, ToolContext, ToolOutcome, tool_apply, tool_execute, tool_schemas
 from guardrails import services as guardrails
 from guardrails.checks import check_effect, check_tool_call
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
-from guardrails.output import Grounding, check_reply, refusal_topic
+from guardrails.output import OFF_TOPIC, OFF_TOPIC_UNSURE, Grounding, check_reply, refusal_topic
 from guardrails.screening import (
     UNTRUSTED_FINDINGS_KEY,
     check_input,
@@ -240,6 +240,8 @@ def _reply_step(turn: Turn, model_call: ModelCall, tool_uses: list[dict]) -> Tur
 def _finish(turn: Turn, model_call: ModelCall, reply: str, *, intent: str | None) -> TurnOutcome:
     """L4 on the final reply: the fallback if it is refused; through, and the thread flagged, if it is only unsure."""
     verdict = _check_reply(turn, reply, intent)
+    if OFF_TOPIC_UNSURE in verdict.codes and verdict.allowed and _second_opinion_enabled():
+        verdict = _with_second_opinion(turn, reply, verdict)
     if not verdict.allowed:
         # The draft stays on its ModelCall for staff; history never replays it to the model.
         ModelCall.objects.filter(id=model_call.id).update(rejected_codes=list(verdict.codes))
@@ -279,6 +281,60 @@ def _screen_input(turn: Turn, *, first_attempt: bool) -> bool:
     # An earlier attempt in the thread keeps the reminders raised for the rest of it. Read with
     # the transcript, before this turn recorded anything: its own findings are `suspicious`.
     return screening.suspicious or turn.transcript.injection_seen
+
+
+def _second_opinion_enabled() -> bool:
+    return settings.BOOKLY_LLM == "anthropic" and bool(settings.L4_SECOND_OPINION_MODEL)
+
+
+def _with_second_opinion(turn: Turn, reply: str, verdict: Verdict) -> Verdict:
+    """Ask a small model about an unsure reply: OFF_TOPIC blocks it, ON_TOPIC clears the doubt.
+
+    No answer (timeout, error) keeps the flag: the reply goes through. The question and its answer are
+    a ModelCall of the run (purpose second_opinion), never replayed to the agent.
+    """
+    request = {
+        "model": settings.L4_SECOND_OPINION_MODEL,
+        "max_tokens": settings.L4_SECOND_OPINION_MAX_TOKENS,
+        "system": prompts.SECOND_OPINION_SYSTEM,
+        "messages": prompts.second_opinion_messages(reply),
+    }
+    db_connection_release()
+    started = time.monotonic()
+    try:
+        response = quick_complete(request, timeout=settings.L4_SECOND_OPINION_TIMEOUT_SECONDS)
+    except ModelError as error:
+        ModelCall.objects.create(
+            run=turn.run,
+            purpose=ModelCall.Purpose.SECOND_OPINION,
+            iteration=0,
+            model=settings.L4_SECOND_OPINION_MODEL,
+            error_code=error.code,
+            latency_ms=int((time.monotonic() - started) * 1000),
+        )
+        return Verdict.flag(*verdict.codes, detail=f"{verdict.detail}; second opinion: none ({error.code})")
+    usage = _usage(response)
+    content = response.get("content") or []
+    answer = _final_text(content).strip().upper()
+    ModelCall.objects.create(
+        run=turn.run,
+        purpose=ModelCall.Purpose.SECOND_OPINION,
+        iteration=0,
+        model=response.get("model") or settings.L4_SECOND_OPINION_MODEL,
+        response_content=content,
+        stop_reason=response.get("stop_reason") or "",
+        latency_ms=int((time.monotonic() - started) * 1000),
+        **usage,
+    )
+    _heartbeat(turn.run, **usage)
+    if answer.startswith("OFF_TOPIC"):
+        return Verdict.deny(OFF_TOPIC, detail=f"off_topic: second opinion after {verdict.detail}")
+    remaining = tuple(code for code in verdict.codes if code != OFF_TOPIC_UNSURE)
+    if answer.startswith("ON_TOPIC"):
+        if not remaining:
+            return Verdict.allow()
+        return Verdict.flag(*remaining, detail=f"{verdict.detail}; second opinion: on topic")
+    return Verdict.flag(*verdict.codes, detail=f"{verdict.detail}; second opinion: unreadable answer")
 
 
 def _check_reply(turn: Turn, reply: str, intent: str | None) -> Verdict:

@@ -99,7 +99,7 @@ def transcript_load(run: Run) -> Transcript:
     run_ids = [row[0] for row in runs]
     calls: dict[object, list[list[dict]]] = {}  # run id → response contents, in (iteration, id) order
     model_calls = (
-        ModelCall.objects.filter(run_id__in=run_ids)
+        ModelCall.objects.filter(run_id__in=run_ids, purpose=ModelCall.Purpose.TURN)
         .order_by("iteration", "id")
         .values_list("run_id", "response_content")
     )
