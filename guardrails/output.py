@@ -521,6 +521,7 @@ _RETURN_PREPARED = re.compile(patterns.RETURN_PREPARED, re.IGNORECASE)
 _NEGATION = re.compile(patterns.NEGATION, re.IGNORECASE)
 _CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
 _FUTURE = re.compile(patterns.FUTURE, re.IGNORECASE)
+_CONFIRMATION = re.compile(r"\b(?:confirm\w*|review)\b", re.IGNORECASE)
 _REFUND_METHOD = re.compile(patterns.REFUND_METHOD_CLAIM, re.IGNORECASE)
 _RECOMMENDATION = re.compile(patterns.RECOMMENDATION)
 _SUPPORT_ANCHOR = re.compile(patterns.SUPPORT_ANCHOR, re.IGNORECASE)
@@ -587,7 +588,12 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
             match = pattern.search(sentence)
             if match is None or not _asserted(sentence, match):
                 continue
-            orders = _extract_order_ids(sentence) or applied_orders or {""}
+            orders = _extract_order_ids(sentence) or applied_orders or grounding.pending_returns or {""}
+            if all(order_id in grounding.pending_returns for order_id in orders) and (
+                _FUTURE.search(match.group()) or _CONFIRMATION.search(sentence)
+            ):
+                # What the prepared return will do once confirmed, or that it waits for confirmation.
+                continue
             titles = _titles_in(sentence, grounding)
             backed = all(order_id in applied_orders for order_id in orders) and all(
                 any((order_id, title) in grounding.applied_returns for order_id in orders) for title in titles

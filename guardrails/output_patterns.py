@@ -282,7 +282,7 @@ ANCHORLESS_WORDS = 12
 # A sentence that wishes the customer well ("I hope you have a wonderful trip") engages nothing.
 PLEASANTRY = (
     r"\b(?:hope|enjoy|have a (?:great|good|lovely|wonderful|nice|fantastic|safe)|wish|congrat\w*|happy|safe travels|"
-    r"take care|sounds (?:lovely|great|wonderful|fun))\b"
+    r"take care|sounds (?:lovely|great|wonderful|fun)|good luck|have fun|sorry (?:to hear|about|for)|glad)\b"
 )
 
 # Words of other subjects. Alone they block nothing: they count only in a reply with no support word
