@@ -586,6 +586,19 @@ def test_a_prepared_return_may_be_described_as_waiting_for_confirmation():
     assert UNGROUNDED_COMMITMENT in check(reply, tool_results=ELIGIBLE).codes
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "A prepaid return label will be emailed to the address on the order.",
+        "Your refund of $16.99 will be issued within 7 business days of us receiving the return.",
+        "Your return is all set and just waiting for your confirmation in the app.",
+    ],
+)
+def test_a_pending_return_backs_what_it_will_do_once_confirmed(reply):
+    assert check(reply, tool_results=[*ELIGIBLE, ("initiate_return", PENDING)]).allowed
+    assert UNGROUNDED_COMMITMENT in check(reply, tool_results=ELIGIBLE).codes
+
+
 def test_escalation_is_backed_only_by_the_handoff_intent():
     reply = "I've passed this on to our support team; a colleague will get back to you here."
     assert UNGROUNDED_COMMITMENT in check(reply).codes
