@@ -37,6 +37,7 @@ MINIMUM = {
     "l4_test2.jsonl": {"pass": 100, "block": 70},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second).
+# Tuning cases use legacy-good-, legacy-bad-, tune- and tune2-.
 ID_PREFIX = {"l0_test.jsonl": "l0t", "l4_test.jsonl": "l4t", "l0_test2.jsonl": "l0u", "l4_test2.jsonl": "l4u"}
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
 L4_PARTS = sorted(name for name in MINIMUM if name.startswith("l4_"))
