@@ -492,9 +492,7 @@ def _nearest_subject(text: str, position: int) -> str | None:
     return before or after
 
 
-def _subject_at(sentence: str, position: int) -> str | None:
-    """The policy subject a figure at `position` belongs to: in its own clause if it names one (the nearest
-    before the figure, else the first after), else the nearest in an earlier clause, else none."""
+def _clause_around(sentence: str, position: int) -> tuple[int, int]:
     start, end = 0, len(sentence)
     for match in _SUBJECT_CLAUSE_BREAK.finditer(sentence):
         if match.end() <= position:
@@ -502,7 +500,23 @@ def _subject_at(sentence: str, position: int) -> str | None:
         elif match.start() > position:
             end = match.start()
             break
+    return start, end
+
+
+def _subject_at(sentence: str, position: int) -> str | None:
+    """The policy subject of a policy text's figure: in its own clause (the nearest before the figure, else
+    the first after), else the nearest in an earlier clause, else none."""
+    start, end = _clause_around(sentence, position)
     return _nearest_subject(sentence[start:end], position - start) or _nearest_subject(sentence[:start], start)
+
+
+def _subjects_at(sentence: str, position: int) -> frozenset[str]:
+    """Every policy subject a reply's figure may be about: those its clause names ("refunds for returns take
+    7 business days" is about refunds or returns), else the nearest in an earlier clause."""
+    start, end = _clause_around(sentence, position)
+    named = frozenset(match.lastgroup for match in _SUBJECTS.finditer(sentence[start:end]))
+    earlier = _nearest_subject(sentence[:start], start)
+    return named or (frozenset({earlier}) if earlier else frozenset())
 
 
 def _sentence_durations(sentence: str) -> list[tuple[str | None, tuple[int, int, str]]]:
@@ -515,6 +529,17 @@ def _sentence_amounts(sentence: str) -> list[tuple[str | None, Decimal]]:
         for pattern in _MONEY_PATTERNS
         for match in pattern.finditer(sentence)
     ]
+
+
+def _reply_figures(sentence: str) -> tuple[list, list]:
+    """(subjects, duration) and (subjects, amount) of every figure of a reply's sentence."""
+    durations = [(_subjects_at(sentence, match.start()), _duration(match)) for match in _DURATION.finditer(sentence)]
+    amounts = [
+        (_subjects_at(sentence, match.start()), _amount(*match.groups()))
+        for pattern in _MONEY_PATTERNS
+        for match in pattern.finditer(sentence)
+    ]
+    return durations, amounts
 
 
 def _subject_durations(text: str) -> list[tuple[str, int, int, str]]:
@@ -645,6 +670,8 @@ _CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
 _FUTURE = re.compile(patterns.FUTURE, re.IGNORECASE)
 _AWAITING_CONFIRMATION = re.compile(patterns.AWAITING_CONFIRMATION, re.IGNORECASE)
 _ITEM_COUNT = re.compile(patterns.ITEM_COUNT, re.IGNORECASE)
+_RECEIPT_CONDITION = re.compile(patterns.RECEIPT_CONDITION, re.IGNORECASE)
+_COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
 _OPINION_MARKER = re.compile(patterns.OPINION_MARKER, re.IGNORECASE)
 _LITERARY_JUDGEMENT = re.compile(patterns.LITERARY_JUDGEMENT, re.IGNORECASE)
 _REFUND_METHOD = re.compile(patterns.REFUND_METHOD_CLAIM, re.IGNORECASE)
@@ -711,8 +738,15 @@ def _titles_in(sentence: str, grounding: Grounding) -> set[str]:
     return {title.casefold() for title in grounding.titles if len(title) >= 3 and title.casefold() in folded}
 
 
+def _match_clause(sentence: str, match: re.Match) -> str:
+    """The clause of a sentence that holds a match: its object ("a return for all four books") is there."""
+    start = max((cut.end() for cut in _COUNT_CLAUSE_BREAK.finditer(sentence, 0, match.start())), default=0)
+    cut = _COUNT_CLAUSE_BREAK.search(sentence, match.end())
+    return sentence[start : cut.start() if cut else len(sentence)]
+
+
 def _claimed_count(sentence: str, orders: set[str], grounding: Grounding) -> int | None:
-    """How many items a sentence says its return covers ("all four books", "both"), or None if it says not."""
+    """How many items a clause says its return covers ("all four books", "both"), or None if it says not."""
     match = _ITEM_COUNT.search(sentence)
     if match is None or re.search(r"\b(?:of|out of)\s+(?:the|your)\s*$", sentence[: match.start()], re.IGNORECASE):
         return None  # "2 of the 4 books" counts the chosen two, not the four
@@ -747,7 +781,7 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 continue
             orders = _extract_order_ids(sentence) or applied_orders or grounding.pending_returns or {""}
             titles = _titles_in(sentence, grounding)
-            count = _claimed_count(sentence, orders, grounding)
+            count = _claimed_count(_match_clause(sentence, match), orders, grounding)
             if not _asserted(sentence, match):
                 # "Once you confirm, I'll return all four books" still promises what the prepared return must cover.
                 prepared = {title for order_id, title in grounding.pending_items | grounding.applied_returns}
@@ -776,7 +810,11 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
             }
             if not all(order_id in prepared for order_id in orders):
                 unbacked.append("return_prepared")
-            elif not _covers(covered, _titles_in(sentence, grounding), _claimed_count(sentence, orders, grounding)):
+            elif not _covers(
+                covered,
+                _titles_in(sentence, grounding),
+                _claimed_count(_match_clause(sentence, match), orders, grounding),
+            ):
                 unbacked.append("return_scope")
         for kind, pattern in _UNBACKED_COMMITMENTS.items():
             match = pattern.search(sentence)
@@ -784,35 +822,38 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 continue
             if kind == "escalation" and intent == "handoff":
                 continue
+            if kind == "refund_issued" and _RECEIPT_CONDITION.search(sentence):
+                continue  # "your refund is issued once we receive the books": the policy, not a refund made
             unbacked.append(kind)
     return unbacked
 
 
-def _allowed_durations(subject: str | None, grounding: Grounding) -> frozenset[tuple[int, int, str]]:
-    """The durations a figure about `subject` may state: its own statement's, never another policy's."""
-    if subject is None:
+def _allowed_durations(subjects: frozenset[str], grounding: Grounding) -> frozenset[tuple[int, int, str]]:
+    """The durations a figure about `subjects` may state: their own statements', never another policy's."""
+    if not subjects:
         return grounding.durations
-    own = frozenset((low, high, unit) for name, low, high, unit in grounding.policy_durations if name == subject)
+    own = frozenset((low, high, unit) for name, low, high, unit in grounding.policy_durations if name in subjects)
     # The days left in, or gone from, an order's return window are facts of the thread.
-    return own | grounding.fact_durations if subject == "window" else own
+    return own | grounding.fact_durations if "window" in subjects else own
 
 
 def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     problems = []
     for sentence in sentences:
-        for subject, (low, high, unit) in _sentence_durations(sentence):
+        durations, amounts = _reply_figures(sentence)
+        for subjects, (low, high, unit) in durations:
             # "2 weeks" is 14 days.
             # "7 days" for the policy's "7 business days" is a paraphrase; "30 business days" for "30 days" is not.
             readings = {(low, high, unit), (low, high, "business day" if unit == "day" else unit)}
             if unit == "week":
                 readings.add((low * 7, high * 7, "day"))
-            if not readings & _allowed_durations(subject, grounding):
-                problems.append(f"{subject} duration" if subject else "duration")
-        for subject, amount in _sentence_amounts(sentence):
+            if not readings & _allowed_durations(subjects, grounding):
+                problems.append(f"{'/'.join(sorted(subjects))} duration" if subjects else "duration")
+        for subjects, amount in amounts:
             owners = {name for name, value in grounding.policy_amounts if value == amount}
             # A policy amount stated for another policy's subject: "expedited shipping costs $25".
-            if subject and owners and subject not in owners and amount not in grounding.fact_amounts:
-                problems.append(f"{subject} amount")
+            if subjects and owners and not subjects & owners and amount not in grounding.fact_amounts:
+                problems.append(f"{'/'.join(sorted(subjects))} amount")
     if _percents(" ".join(sentences)) - grounding.percents:
         problems.append("percent")
     for sentence in sentences:

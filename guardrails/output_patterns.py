@@ -55,9 +55,9 @@ RETURN_COMMITMENTS: dict[str, str] = {
     "return_started": (
         rf"\b{_WE}\s+(?:now\s+|just\s+)?(?:started|initiated|created|opened|processed|submitted|booked|"
         r"registered|logged|filed|approved|confirmed|completed|finali[sz]ed|arranged|placed|raised|lodged|"
-        r"put through|set up|start|initiate|create|open|process|submit|approve|confirm|complete|finali[sz]e|"
+        r"put through|start|initiate|create|open|process|submit|approve|confirm|complete|finali[sz]e|"
         r"arrange|place|raise|lodge|put through)\s+"
-        r"(?:a|the|your|this)\s+(?:\w+\s+){0,2}?returns?\b"
+        r"(?:(?:a|the|your|this)\s+(?:\w+\s+){0,2}?)?returns?\b"
         r"(?!\s+(?:window|policy|policies|period|deadline|label|eligibility|options?|is eligible|are eligible))"
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+{_DONE}\s+(?:started|initiated|created|opened|processed|approved|"
         r"accepted|confirmed|submitted|registered|set up|completed|finali[sz]ed|booked|logged|placed)\b"
@@ -74,6 +74,9 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"|the\s+refund|\$)"
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+will\s+(?:now\s+)?be\s+(?:issued|processed|sent|approved|credited|paid)\b"
         r"|\byou(?:'ll|\s+will)\s+(?:get|receive|be refunded|see)\b(?:\s+[\w$.-]+){0,3}?\s*(?:refund|\$\d)"
+        r"|\b(?:i|we)(?:'ll|\s+will)\s+(?:then\s+|also\s+)?(?:refund|reimburse|credit)\b"
+        r"|\b(?:i|we)(?:'ll|\s+will)\s+(?:then\s+|also\s+)?(?:issue|process|send)\s+(?:you\s+)?(?:a|the|your)\s+"
+        r"(?:full\s+|partial\s+)?refund\b"
     ),
     "label": (
         rf"\blabels?\b(?:\s+\w+){{0,3}}?\s+{_DONE}\s+(?:sent|emailed|issued|generated|created|mailed)\b"
@@ -87,10 +90,10 @@ _COUNT_NUMBER = r"two|three|four|five|six|seven|eight|nine|ten|\d{1,2}"
 _THESE = r"(?:of\s+)?(?:the\s+|your\s+|those\s+|these\s+)?"
 _ITEMS = r"(?:books?|items?|titles?|copies|novels|of them)"
 ITEM_COUNT = (
-    rf"\b(?:(?P<all>all|each|every one)\s+{_THESE}(?:(?P<n>{_COUNT_NUMBER})\s+)?{_ITEMS}"
-    rf"|(?P<both>both)(?:\s+{_THESE}{_ITEMS})?"
+    rf"\b(?:(?P<all>all|every one)\s+{_THESE}(?:(?P<n>{_COUNT_NUMBER})\s+)?{_ITEMS}"
+    rf"|(?P<both>both)(?:\s+{_THESE}{_ITEMS}|(?=\s*(?:[.,!;]|$)))"
     rf"|(?P<m>{_COUNT_NUMBER})\s+(?:books|items|titles|copies|novels)"
-    r"|(?P<whole>(?:whole|entire|full)\s+order|everything))\b"
+    r"|(?P<whole>(?:whole|entire|full)\s+order))\b"
 )
 
 # Kinds no tool can back: nothing in this product issues or sends a refund in chat (the refund follows
@@ -98,7 +101,7 @@ ITEM_COUNT = (
 # replacements or credits, or escalates (a handoff is rendered by the server itself).
 _ORDER_OBJECT = (
     r"(?:(?:your|the|this|that)\s+(?:\w+\s+){0,2}?(?:order|address|email|delivery|shipment|shipping|parcel|package|"
-    r"items?|books?|copy)\b|(?:order\s+)?bk-\d+|it\b|them\b)"
+    r"items?|books?|copy)\b(?!\s+(?:number|id)\b)|(?:order\s+)?bk-\d+|it\b|them\b)"
 )
 UNBACKED_COMMITMENTS: dict[str, str] = {
     "refund_issued": (
@@ -109,9 +112,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"being processed|in process|heading|en route|in your account|transferred)\b"
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:has|have)\s+(?:now\s+|already\s+)?(?:gone through|landed|cleared)\b"
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+went\s+through\b"
-        rf"|\b{_WE}\s+(?:refunded|reimbursed|credited|refund|reimburse|credit|paid you back|pay you back)\b"
-        rf"|\b{_WE}\s+(?:issued|processed|sent|released|initiated|transferred|put through|issue|process|send|release|"
-        r"initiate|transfer)\s+(?:you\s+)?(?:a\s+(?:full\s+|partial\s+)?refund|the\s+refund|your\s+refund|\$\d)"
+        rf"|\b{_WE}\s+(?:refunded|reimbursed|credited|paid you back)\b"
+        rf"|\b{_WE}\s+(?:issued|processed|sent|released|initiated|transferred|put through)\s+(?:you\s+)?"
+        r"(?:a\s+(?:full\s+|partial\s+)?refund|the\s+refund|your\s+refund|\$\d)"
         r"|\byou(?:'ve|\s+have)\s+(?:already\s+|now\s+)?been\s+(?:refunded|reimbursed|credited)\b"
         r"|\b(?:and|then)\s+(?:issue|process|send|approve)\s+(?:you\s+)?a\s+(?:full\s+|partial\s+)?refund\b"
     ),
@@ -129,6 +132,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"rerouted|redirected|re-routed|prioriti[sz]ed|rushed|cancel|change|update|modify|amend|correct|upgrade|expedite|"
         rf"reroute|redirect|re-route|prioriti[sz]e|rush)\s+{_ORDER_OBJECT}"
         rf"|\b{_WE}\s+(?:put|placed|place)\s+(?:a\s+)?(?:rush|priority|hold|stop)\s+on\b"
+        rf"|\b{_WE}\s+(?:removed|added|swapped|replaced|dropped|taken|took)\b[^.!?]{{0,60}}?\b(?:from|to|in|on)\s+"
+        r"(?:your|the|this|that)\s+order\b(?!\s+(?:number|id)\b)"
         rf"|\b(?:order|address|shipment|shipping|delivery|parcel|package)\b(?:\s+\w+){{0,2}}?\s+"
         r"(?:has been|have been|was|were|'s been|is now|are now)\s+(?:changed|updated|modified|"
         r"amended|corrected|redirected|rerouted|re-routed|upgraded|expedited|prioriti[sz]ed)\b"
@@ -143,6 +148,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:the|our|your)\s+(?:\w+\s+)?(?:carrier|courier|warehouse|shipping|post office|ups|usps|fedex|dhl|driver)\b"
         rf"|\b{_WE}\s+(?:requested|scheduled|arranged|booked|opened|filed|request|schedule|arrange|book|open|file)\s+"
         r"(?:a|an|the)\s+(?:\w+\s+)?(?:redelivery|pickup|pick-up|collection|investigation|trace|claim|ticket|case)\b"
+        rf"|\b{_WE}\s+(?:sent|emailed|messaged|logged|filed|raised|lodged|opened|placed|made|written|wrote|spoken|spoke|"
+        r"talked|been in touch|got in touch|gotten in touch)\b(?:\s+[\w-]+){0,4}?\s+(?:to|with)\s+(?:the|our|your)\s+"
+        r"(?:\w+\s+)?(?:carrier|courier|warehouse|post office|ups|usps|fedex|dhl|driver|depot)\b"
         r"|\border\b(?:\s+\w+){0,2}?\s+(?:has|have)\s+been\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
     ),
     "escalation": (
@@ -179,6 +187,13 @@ AWAITING_CONFIRMATION = (
     r"|\bfor\s+you\s+to\s+(?:confirm|review|approve)\b|\bready\s+(?:for\s+you\s+)?to\s+(?:confirm|review)\b"
     r"|\bneeds?\s+(?:your\s+)?confirm\w*|\bconfirm\s+(?:it|this|the return|below|in the app|on (?:your|the) screen)\b"
     r"|\bpending\b"
+)
+
+# A refund statement conditioned on the warehouse receiving the return ("is issued once we receive it")
+# states the policy, not a refund that happened.
+RECEIPT_CONDITION = (
+    r"\b(?:once|after|when|as soon as|of)\s+(?:we|us|the warehouse|our warehouse|it|they|the books?|your return|"
+    r"the return|the parcel|your parcel)\s+(?:\w+\s+)?(?:receiv\w*|arriv\w*|gets?\s+back|reach\w*|check\w*)"
 )
 
 # A sentence is not a commitment when the clause before the match negates it ("I can't cancel it")...
@@ -321,6 +336,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"|(?<![\w$])\d+[a-z]\s*=\s*-?\d+\b|(?<![\w$-])[a-z]\s*=\s*-?\d+(?:\.\d+)?\b(?![\w.$])"
         r"|\b(?:from|to|by|on)\s+both\s+sides\b|\bsquare root of\b|\b\w+\s*\^\s*\d\b"
         r"|\bsolve for [a-z]\b|\bthe (?:derivative|integral) of\b"
+        r"|\b\d+\s+(?:divided by|times|multiplied by|plus|minus)\s+\d+\s+(?:is|equals|makes|gives)\s+\d+\b"
+        r"|\b\d+\s+(?:squared|cubed)\b"
         r"|\bphotosynthesis\b|\bmitochondria\b|\bthe capital of [A-Z]\w+ is\b"
         r"|\b(?:was born|was founded|was invented|was signed|was completed|was built|began|ended|broke out)"
         r" in \d{3,4}\b"
