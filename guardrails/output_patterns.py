@@ -59,12 +59,12 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"arrange|place|raise|lodge|put through)\s+"
         r"(?:(?:a|the|your|this)\s+(?:\w+\s+){0,2}?)?returns?\b"
         r"(?!\s+(?:window|policy|policies|period|deadline|label|eligibility|options?|is eligible|are eligible))"
-        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+{_DONE}\s+(?:started|initiated|created|opened|processed|approved|"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+{_DONE}\s+(?:started|initiated|created|opened|processed|approved|"
         r"accepted|confirmed|submitted|registered|set up|completed|finali[sz]ed|booked|logged|placed)\b"
-        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+(?:is|was|'s)\s+(?:now\s+|all\s+|already\s+)?"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+(?:is|was|'s)\s+(?:now\s+|all\s+|already\s+)?"
         r"(?:started|initiated|created|open|approved|"
         r"accepted|confirmed|underway|in progress|set|complete|done|being processed|booked|logged|placed)\b"
-        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+will\s+(?:now\s+)?be\s+(?:created|started|processed|approved|accepted)\b"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+will\s+(?:now\s+)?be\s+(?:created|started|processed|approved|accepted)\b"
     ),
     # A refund approved for an amount, or one that will follow receipt: what a written return means.
     "refund": (
@@ -332,8 +332,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"|\btenant(?:s'|'s)? rights\b"
     ),
     "homework": (
-        r"(?<![\w$.,])\d*[a-z]?\s*[x×*/+−÷^-]\s*\d+(?:\.\d+)?\s*=\s*-?\d+(?![\w.])"
-        r"|(?<![\w$])\d+[a-z]\s*=\s*-?\d+\b|(?<![\w$-])[a-z]\s*=\s*-?\d+(?:\.\d+)?\b(?![\w.$])"
+        r"(?<![\w$.,])\d*[a-z]?\s*[x×*/+−÷^-]\s*\d+(?:\.\d+)?\s*=\s*-?\d+(?!\w|\.\d)"
+        r"|(?<![\w$])\d+[a-z]\s*=\s*-?\d+\b|(?<![\w$-])[a-z]\s*=\s*-?\d+(?:\.\d+)?\b(?!\w|\.\d|\$)"
         r"|\b(?:from|to|by|on)\s+both\s+sides\b|\bsquare root of\b|\b\w+\s*\^\s*\d\b"
         r"|\bsolve for [a-z]\b|\bthe (?:derivative|integral) of\b"
         r"|\b\d+\s+(?:divided by|times|multiplied by|plus|minus)\s+\d+\s+(?:is|equals|makes|gives)\s+\d+\b"
