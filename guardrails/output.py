@@ -114,17 +114,10 @@ class Grounding:
             facts.order_ids |= _extract_order_ids(text)
             facts.emails |= {email.lower().strip(".") for email in _EMAIL.findall(text)}
         fact_amounts = frozenset(facts.amounts)
-        policy_durations: set[tuple[str, int, int, str]] = set()
-        policy_amounts: set[tuple[str, Decimal]] = set()
-        for text in policy_texts:
-            extracted = _extract(text, today)
-            facts.amounts |= extracted.amounts
-            facts.durations |= _grounded_durations(text)
-            facts.percents |= _percents(text)
-            for subject, low, high, unit in _subject_durations(text):
-                # Within its own statement, each end of a range is a figure of it ("up to 5 business days").
-                policy_durations |= {(subject, low, high, unit), (subject, low, low, unit), (subject, high, high, unit)}
-            policy_amounts |= set(_subject_amounts(text))
+        policy = _policy_facts(tuple(policy_texts))
+        facts.amounts |= policy.amounts
+        facts.durations |= policy.durations
+        facts.percents |= policy.percents
         facts.refund_methods.add(REFUND_METHOD.lower())
         facts.dates.add(today)
         # Dates the policy derives: the end of the return window of every delivered order.
@@ -147,8 +140,8 @@ class Grounding:
             pending_returns=frozenset(facts.pending_returns),
             pending_items=frozenset(facts.pending_items),
             order_items=frozenset(facts.order_items),
-            policy_durations=frozenset(policy_durations),
-            policy_amounts=frozenset(policy_amounts),
+            policy_durations=policy.subject_durations,
+            policy_amounts=policy.subject_amounts,
             fact_durations=frozenset(facts.fact_durations),
             fact_amounts=fact_amounts,
             refund_methods=frozenset(facts.refund_methods),
@@ -157,6 +150,31 @@ class Grounding:
             tools_succeeded=frozenset(facts.tools_succeeded),
             authors=frozenset(facts.authors),
         )
+
+
+class _PolicyFacts(NamedTuple):
+    amounts: frozenset[Decimal]
+    durations: frozenset[tuple[int, int, str]]
+    percents: frozenset[Decimal]
+    subject_durations: frozenset[tuple[str, int, int, str]]
+    subject_amounts: frozenset[tuple[str, Decimal]]
+
+
+@lru_cache(maxsize=8)
+def _policy_facts(policy_texts: tuple[str, ...]) -> _PolicyFacts:
+    """What the policy texts ground, read once per set of texts (they are the same on every turn)."""
+    amounts, durations, percents, subject_durations, subject_amounts = set(), set(), set(), set(), set()
+    for text in policy_texts:
+        amounts |= _extract(text, date.min).amounts
+        durations |= _grounded_durations(text)
+        percents |= _percents(text)
+        for subject, low, high, unit in _subject_durations(text):
+            # Within its own statement, each end of a range is a figure of it ("up to 5 business days").
+            subject_durations |= {(subject, low, high, unit), (subject, low, low, unit), (subject, high, high, unit)}
+        subject_amounts |= set(_subject_amounts(text))
+    return _PolicyFacts(
+        *(frozenset(found) for found in (amounts, durations, percents, subject_durations, subject_amounts))
+    )
 
 
 # --- Reading tool results by key ---------------------------------------------------------------
