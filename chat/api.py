@@ -35,11 +35,12 @@ from chat.serializers import (
     ActionInputSerializer,
     MessageAcceptedSerializer,
     MessageInputSerializer,
-    MessageSerializer,
+    MessageListItemSerializer,
     MessageStatusSerializer,
     RunSerializer,
     ThreadSerializer,
     message_data,
+    message_list_item_data,
     run_data,
     thread_data,
 )
@@ -129,7 +130,7 @@ class MessageListCreateApi(BaseApi):
         return super().get_throttles()
 
     @extend_schema(
-        responses=MessageSerializer(many=True),
+        responses=MessageListItemSerializer(many=True),
         parameters=[OpenApiParameter("after", UUID), OpenApiParameter("limit", int)],
     )
     def get(self, request: Request, thread_id: UUID) -> Response:
@@ -146,9 +147,10 @@ class MessageListCreateApi(BaseApi):
                 ) from None
             after = selectors.message_get(thread=thread, message_id=after_id)
         messages = selectors.messages_list(thread=thread, after=after, limit=limit)
-        return Response(
-            {"results": [message_data(message) for message in messages[:limit]], "has_more": len(messages) > limit}
-        )
+        page = messages[:limit]
+        decided = selectors.decided_actions(messages=page)
+        results = [message_list_item_data(message, decided.get(message.id)) for message in page]
+        return Response({"results": results, "has_more": len(messages) > limit})
 
     @extend_schema(
         request=MessageInputSerializer,
