@@ -9,9 +9,12 @@ The hard line is grounding. Every order id, RMA number, date, amount, tracking n
 the reply must appear in a structured field of a tool result (read by key name, never by searching
 the JSON text, so a book title cannot plant facts) or in the policy; the customer's words ground
 only the order ids and emails they typed. A stated order status must be the order's status; a
-commitment ("your return has been started", "I've escalated this") must be backed by the tool
-result that did it; a policy figure (days, hours, percentages) must be the policy's. Also refused:
-markdown, sure signs of off-topic engagement, and 8 or more consecutive words of the prompt.
+commitment (actor, tense and modality + an action class + its object) must be backed by the tool
+evidence its class names: a return or a label by an applied return for that order and those items,
+a refund issued or an order changed by nothing at all; a policy figure (days, hours, fees,
+thresholds, percentages) must be the one its own policy statement gives. Also refused: markdown,
+sure signs of off-topic engagement, and 8 or more consecutive words, or any tool or intent name,
+of the prompt.
 Unsure signs of off-topic engagement and a reply step whose intent the thread does not support
 are flagged for staff, never blocked: their false blocks could not be bounded.
 """
