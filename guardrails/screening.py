@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from guardrails import screening_lexicon as lex
+from orders.policy import RETURN_WINDOW_DAYS
 
 INSTRUCTION_OVERRIDE = "instruction_override"
 ROLE_PLAY_JAILBREAK = "role_play_jailbreak"
@@ -301,7 +302,7 @@ def _views(text: str) -> list[str]:
 def _slot(entries: tuple[str, ...] | str) -> str:
     """One alternation over a slot's languages, as a group that starts and ends at word edges."""
     joined = entries if isinstance(entries, str) else "|".join(entries)
-    return rf"(?<![\w'])(?:{joined})(?:(?<=\w)(?!\w)|(?<!\w))"
+    return rf"(?<!\w)(?:{joined})(?:(?<=\w)(?!\w)|(?<!\w))"
 
 
 _CLAUSE_GAP = r"[^.!?;\n]"
@@ -373,8 +374,12 @@ _WEAK = (
 _AUTHORITY_SELF = re.compile(_slot(lex.AUTHORITY_SELF))
 _AUTHORITY_OTHER = re.compile(_slot(lex.AUTHORITY_OTHER))
 _PRIVILEGE = re.compile(_slot(lex.PRIVILEGE))
+_POLICY_OBJECT = re.compile(_slot(lex.POLICY_OBJECT))
 _POLICY_CHANGE = re.compile(_slot(lex.POLICY_CHANGE))
 _POLICY_SUBJECT = re.compile(_slot(lex.POLICY_SUBJECT))
+_WINDOW_DAYS = re.compile(
+    rf"{_slot(lex.WINDOW_DAYS)}(?: \w+){{0,2}}? (?:{lex.WINDOW_LINK})\s+(?:(?:{lex.WINDOW_LINK}) )?{lex.DAYS}"
+)
 
 # Markup that pretends to come from another speaker: chat-template tokens, role tags, headers.
 _SPEAKERS = (
@@ -452,11 +457,20 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
         if pattern.search(view):
             hits.add((code, name))
     for sentence in clauses:
-        if _PRIVILEGE.search(sentence) and (_AUTHORITY_SELF.search(sentence) or _AUTHORITY_OTHER.search(sentence)):
+        # Someone with a say (staff, a manager) granting something about a refund, a return or a check.
+        if (
+            _PRIVILEGE.search(sentence)
+            and _POLICY_OBJECT.search(sentence)
+            and (_AUTHORITY_SELF.search(sentence) or _AUTHORITY_OTHER.search(sentence))
+        ):
             hits.add((AUTHORITY_CLAIM, "authority_privilege"))
         # A question about the policy is a customer; a statement that it changed is a claim.
         if not sentence.rstrip().endswith("?") and _POLICY_CHANGE.search(sentence) and _POLICY_SUBJECT.search(sentence):
             hits.add((POLICY_CLAIM, "policy_change"))
+        # The window is a fact of the policy module: a different number of days is a claim, not a question.
+        window = _WINDOW_DAYS.search(sentence)
+        if window and int(window.group(1)) != RETURN_WINDOW_DAYS and not sentence.rstrip().endswith("?"):
+            hits.add((POLICY_CLAIM, "window_days"))
     if _FAKE_ROLE_TAG.search(view):
         hits.add((FAKE_ROLE_TAG, "role_markup"))
     return hits
@@ -677,9 +691,9 @@ _COMMON_WORDS = frozenset(
 _ANY_WORD = re.compile(r"[a-z]+")
 
 
-def _looks_natural(text: str) -> bool:
+def _looks_natural(text: str, share: float = 0.15) -> bool:
     words = _ANY_WORD.findall(text.casefold())
-    return len(words) >= 4 and sum(word in _COMMON_WORDS for word in words) >= 0.15 * len(words)
+    return len(words) >= 4 and sum(word in _COMMON_WORDS for word in words) >= share * len(words)
 
 
 def _encoded_findings(text: str, direct: set[str]) -> bool:
@@ -698,7 +712,8 @@ def _encoded_findings(text: str, direct: set[str]) -> bool:
     if _looks_natural(text):
         return False
     for transformed in (codecs.encode(text, "rot13"), text[::-1]):
-        if _pattern_findings(transformed) - direct - {FAKE_ROLE_TAG}:
+        # Gibberish that reads as language once rotated or reversed was written to hide it.
+        if _looks_natural(transformed, share=0.25) or _pattern_findings(transformed) - direct - {FAKE_ROLE_TAG}:
             return True
     return False
 

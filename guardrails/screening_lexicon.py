@@ -39,15 +39,16 @@ SETUP_STRONG = (
     r"operate under|run on|started with)|(?:the |your )?(?:developers?|creators?|operators?|bookly|admins?|company|"
     r"anthropic|openai|makers?) (?:gave|wrote|provided|set|loaded|programmed)(?: into)? you)|(?:messages?|"
     r"instructions?|text|notes?|rules) from (?:the )?(?:system|developers?|operator|admins?)|who you (?:are|were)|"
-    r"your (?:identity|true self|purpose)|(?:the )?(?:bookstore|bookly|support|customer service|book) (?:stuff|thing|"
-    r"role|act|persona|job|talk|nonsense|business|script|character)|(?:bookly|anthropic|openai)(?=\s*(?:[,;!?]|"
-    r"\.(?!\w)|$|anymore|any more|and|now))|your (?:developers?|creators?|operators?|makers?|company|bosses|owners?)",
-    r"systemanweisung(?:en)?|systemprompt|systemregeln|programmierung|(?:anweisungen|regeln|"
-    r"instruktionen),? die (?:du|man dir|sie)\b[^.!?\n]{0,30}?(?:bekommen|erhalten|gegeben|gesagt)",
+    r"your (?:identity|true self|purpose)|(?:the )?(?:bookstore|bookly|support|customer service|book|store) (?:rules|"
+    r"policies|guidelines|stuff|thing|role|act|persona|job|talk|nonsense|business|script|character)|(?:bookly|"
+    r"anthropic|openai)(?=\s*(?:[,;!?]|\.(?!\w)|$|anymore|any more|and|now))|your (?:developers?|creators?|operators?|"
+    r"makers?|company|bosses|owners?)",
+    r"systemanweisung(?:en)?|systemprompt|systemregeln|programmierung|(?:anweisungen|regeln|instruktionen|"
+    r"vorgaben)\b[^.!?\n]{0,10}?\b(?:du|man dir|sie)\b[^.!?\n]{0,30}?(?:bekommen|erhalten|gegeben|gesagt)",
     r"(?:prompt|instructions?|consignes|regles) (?:du )?systeme|programmation|(?:instructions|regles|"
-    r"consignes) (?:qu'on|que l'on|que) (?:t'a|vous a|tu as|vous avez) (?:donnees|dites|recues)",
-    r"(?:prompt|instrucciones|reglas|indicaciones) del sistema|programacion|(?:instrucciones|reglas|normas) que (?:te|"
-    r"le) (?:dieron|han dado|dio|dijeron)",
+    r"consignes) (?:(?:qu'on|que l'on|que) )?(?:t'a|vous a|tu as|vous avez) (?:donnees|dites|recues)",
+    r"(?:prompt|instrucciones|reglas|indicaciones) del sistema|programacion|(?:instrucciones|reglas|"
+    r"normas)\b[^.!?\n]{0,15}?(?:recibiste|recibio|que (?:te|le) (?:dieron|han dado|dio|dijeron))",
     r"systeemprompt|systeeminstructies|systeemregels|programmering|(?:instructies|regels) die (?:je|u|"
     r"jij)\b[^.!?\n]{0,30}?(?:gekregen|gegeven|verteld)",
 )
@@ -116,8 +117,8 @@ VOID = (
     r"maintenant )?(?:annulee?s?|suspendue?s?|caduque?s?|obsoletes?|levee?s?)",
     r"ya no (?:se )?(?:aplican?|valen?|cuentan?|son validas?)|(?:estan|esta|quedan?) (?:ahora )?(?:anulad[oa]s?|"
     r"suspendid[oa]s?|obsolet[oa]s?|sin efecto)",
-    r"(?:gelden|geldt|tellen|telt)\b[^.!?\n]{0,30}?\bniet meer|(?:zijn|is) (?:nu )?(?:vervallen|ongeldig|opgeheven|"
-    r"geschrapt)",
+    r"laat\b[^.!?\n]{0,40}?\blos\b|(?:gelden|geldt|tellen|telt)\b[^.!?\n]{0,30}?\bniet meer|(?:zijn|"
+    r"is) (?:nu )?(?:vervallen|ongeldig|opgeheven|geschrapt)",
 )
 
 # Announcing a replacement: "new instructions:", "your real task is".
@@ -141,7 +142,7 @@ REVEAL = (
     r"war|waren)|welche",
     r"montre[rz]?|affiche[rz]?|donne[rz]?|repete[rz]?|revele[rz]?|dis-moi|dites-moi|liste[rz]?|quel(?:le)?s?",
     r"muestra(?:me)?|muestre(?:me)?|ensena(?:me)?|dime|digame|repite|revela|enumera|lista|cual(?:es)?|que",
-    r"toon|laat .{0,30}zien|geef|noem|herhaal|som .{0,30}op|wat (?:is|zijn|waren)|welke",
+    r"toon|laat .{0,30}zien|geef|noem|herhaal|herhalen|som .{0,30}op|wat (?:is|zijn|waren)|welke",
 )
 
 # The assistant's internals a customer has no use for.
@@ -154,17 +155,24 @@ INTERNALS = (
     r"(?:text|words|everything|content|instructions?) (?:above|before (?:this|my|the (?:first|conversation)|our))|"
     r"(?:what|everything) you (?:were|have been|'ve been) (?:told|given|instructed)|initiali[sz]ation|(?:at|"
     r"from) the (?:very )?(?:top|start|beginning) of (?:this|the|our|your) (?:conversation|chat|context|instructions|"
-    r"prompt)|(?:before|above) (?:this|our|the) (?:chat|conversation)|(?:before|above) (?:my|the user'?s?) (?:first|"
-    r"initial|very first) message|(?:entire|whole) conversation",
+    r"prompt)|(?:before|above) (?:this|our|the) (?:chat|conversation)|internal (?:functions|tools|apis|commands|"
+    r"endpoints)|toolbox|toolset|(?:json|input|parameter|argument) (?:parameters|schemas?|arguments|specs?)|"
+    r"(?:available|allowed) (?:actions|tools|functions|commands)|signature of|your (?:tools|functions|actions|"
+    r"capabilities|plugins)|(?:before|above) (?:my|the user'?s?) (?:first|initial|very first) message|(?:entire|"
+    r"whole) conversation",
     r"(?:werkzeuge|funktionen|tools)(?: \w+)?,? die (?:du|sie) (?:\w+ )?(?:aufrufen|nutzen|verwenden|"
     r"benutzen) (?:kannst|konnen)|(?:werkzeuge|funktionen|tools) (?:hast du|haben sie|stehen dir|stehen ihnen|"
-    r"kannst du)|(?:deine|ihre) (?:werkzeuge|funktionen|tools)|(?:zur|zu deiner|zu ihrer) verfugung",
+    r"kannst du)|(?:deine|ihre) (?:werkzeuge|funktionen|tools)|(?:zur|zu deiner|zu ihrer) verfugung|(?:vor|"
+    r"uber) (?:diesem|dem) (?:gesprach|chat)",
     r"(?:outils|fonctions) (?:peux-tu|as-tu|avez-vous|pouvez-vous|disponibles)|(?:tes|vos) (?:outils|fonctions)|"
-    r"(?:outils|fonctions) (?:que|qu') ?(?:tu|vous) (?:peux|pouvez) (?:utiliser|appeler)",
+    r"(?:outils|fonctions) (?:que|qu') ?(?:tu|vous) (?:peux|pouvez) (?:utiliser|appeler)|(?:avant|"
+    r"au-dessus de) (?:cette|la|notre) conversation",
     r"herramientas (?:tienes|tiene|puedes|disponibles)|funciones (?:puedes|tienes)|(?:tus|sus) (?:herramientas|"
-    r"funciones)|(?:herramientas|funciones) que (?:puedes|puede) (?:usar|llamar|utilizar|invocar)",
-    r"(?:welke )?tools (?:heb je|hebt u|kun je)|(?:je|jouw|uw) tools|tot (?:je|uw) beschikking|(?:tools|"
-    r"functies)(?: \w+)?,? die (?:je|u|jij) (?:\w+ )?(?:kunt|kan) (?:aanroepen|gebruiken)",
+    r"funciones)|(?:herramientas|funciones) que (?:puedes|puede) (?:usar|llamar|utilizar|invocar)|(?:antes|"
+    r"encima) de (?:esta|la|nuestra) conversacion",
+    r"(?:welke )?(?:tools|functies) (?:heb je|hebt u|kun je|gebruik je)|interne (?:functies|tools)|(?:je|jouw|"
+    r"uw) tools|tot (?:je|uw) beschikking|(?:tools|functies)(?: \w+)?,? die (?:je|u|jij) (?:\w+ )?(?:kunt|"
+    r"kan) (?:aanroepen|gebruiken)|(?:boven|voor) (?:dit|het|ons) gesprek",
 )
 
 # The store's tool names: customers never type them.
@@ -174,13 +182,15 @@ TOOL_NAMES = r"lookup_order|list_customer_orders|check_return_eligibility|initia
 TOLD_YOU = (
     r"(?:everything|all|anything|whatever|what|nothing)(?: that)?(?: (?:was|is|has been))? (?:(?:said|written|"
     r"given) to you|you(?:'ve| have| were| are)? (?:been )?(?:told|given|instructed|taught|programmed|trained|learned|"
-    r"learnt))",
-    r"alles,? was (?:man )?(?:dir|ihnen|du|sie)\b[^.!?\n]{0,30}?(?:gesagt|erzahlt|mitgeteilt|beigebracht|gegeben|"
-    r"bekommen|gelernt)",
-    r"tout ce (?:qu'on|que l'on|qui) (?:t'a|vous a) [^.!?\n]{0,20}?(?:dit|donne|appris)|tout ce que (?:tu|vous) (?:as|"
-    r"avez) (?:recu|appris)",
-    r"todo lo que (?:te|le) (?:han |hayan )?(?:dicho|dijeron|dado|dieron|ensenado|ensenaron)",
-    r"alles wat (?:je|jij|u)\b[^.!?\n]{0,30}?(?:verteld|gezegd|gegeven|geleerd|gekregen)",
+    r"learnt))|(?:everything|all|anything|whatever|what) (?!i |we )(?:\w+ )?(?:told|taught|gave|instructed|asked|"
+    r"programmed|trained|loaded|put|fed)(?: into)? you",
+    r"(?:alles,? )?was (?:man |\w+ )?(?:dir|ihnen)\b[^.!?\n]{0,30}?(?:gesagt|erzahlt|mitgeteilt|beigebracht|gegeben|"
+    r"aufgetragen|befohlen)|alles,? was (?:man )?(?:dir|ihnen|du|sie)\b[^.!?\n]{0,30}?(?:gesagt|erzahlt|mitgeteilt|"
+    r"beigebracht|gegeben|bekommen|gelernt)",
+    r"(?:tout )?ce (?:qu'on|que l'on|qui) (?:t'a|vous a) [^.!?\n]{0,20}?(?:dit|donne|appris)|tout ce que (?:tu|"
+    r"vous) (?:as|avez) (?:recu|appris)",
+    r"(?:todo )?lo que (?:te|le) (?:han |hayan )?(?:dicho|dijeron|dado|dieron|ensenado|ensenaron)",
+    r"(?:alles )?wat (?:je|jij|u)\b[^.!?\n]{0,30}?(?:verteld|gezegd|gegeven|geleerd|gekregen|opgedragen)",
 )
 TOLD_BEFORE = (
     r"(?:everything|all|anything|whatever|what|nothing)(?: that)?(?: (?:was|is))? (?:(?:written |said |"
@@ -227,12 +237,13 @@ PERSONA = (
     r"(?:two|2|dual|both) (?:responses|answers|personalities|personas|replies|characters)|as both|(?:you are|you'?re|"
     r"be|become|act as|pretend to be) (?:the )?dan\b(?!')|your (?:new )?(?:persona|character) is",
     r"du bist (?:jetzt|nun|ab sofort|ab jetzt)|ab (?:jetzt|sofort) bist du|spiel(?:e|en)? (?:die|eine) rolle|"
-    r"tu so,? als (?:ob )?(?:du|wurdest)|verhalte dich (?:wie|als)|sie sind (?:jetzt|nun|ab sofort)",
-    r"(?:tu es|vous etes) (?:maintenant|desormais|a present)|(?:joue|jouez) (?:le|un) role|(?:fais|"
+    r"du spielst (?:jetzt |nun |ab sofort )?(?:die rolle|einen?|den|die)|tu so,? als (?:ob )?(?:du|wurdest)|"
+    r"verhalte dich (?:wie|als)|sie sind (?:jetzt|nun|ab sofort)",
+    r"(?:tu es|vous etes) (?:maintenant|desormais|a present)|(?:jouer|joue|jouez) (?:le|un) role|(?:fais|"
     r"faites) (?:comme si (?:tu|vous)|semblant)|(?:agis|agissez) (?:comme|en tant que)|a partir de maintenant,? (?:tu|"
     r"vous)",
     r"ahora (?:eres|es usted|seras)|(?:eres|sera) ahora|(?:actua|actue) como|finge (?:ser|que eres)|(?:interpreta|"
-    r"juega) (?:el|un) (?:papel|rol)|a partir de ahora,? (?:eres|seras|tu)",
+    r"interpretar|juega|hacer|haz|haga) (?:el|un) (?:papel|rol)|a partir de ahora,? (?:eres|seras|tu)",
     r"(?:je bent|u bent|jij bent) (?:nu|vanaf nu|voortaan)|vanaf nu (?:ben je|bent u)|speel (?:de|een) rol|"
     r"doe alsof (?:je|u|jij)|gedraag je als",
 )
@@ -286,10 +297,14 @@ FREEDOM_YOU = (
     r"will be) (?:now |hereby )?(?:no longer|not) (?:bound|restricted|limited|constrained|governed)|you (?:don'?t|"
     r"do not|no longer) (?:have to|need to|must) (?:follow|obey|respect|adhere to|stick to) (?:any|the|your|those|"
     r"these|bookly'?s?)? ?(?:\w+ )?(?:rules|instructions|guidelines|policies|restrictions|programming|prompt)",
-    r"du bist (?:jetzt |nun )?(?:frei|an keine regeln gebunden)|du hast keine (?:regeln|grenzen)",
-    r"tu es (?:maintenant |desormais )?libre|tu n'as (?:plus )?aucune (?:regle|limite)",
-    r"(?:ahora )?eres libre|no tienes (?:reglas|limites)",
-    r"je bent (?:nu )?vrij|je hebt geen (?:regels|grenzen)",
+    r"du bist (?:jetzt |nun )?(?:frei|an keine regeln gebunden)|du hast keine (?:regeln|grenzen)|(?:du musst|"
+    r"sie mussen) (?:dich|sich) (?:nicht|nicht mehr|nie) (?:mehr )?an\b[^.!?\n]{0,25}?halten",
+    r"tu es (?:maintenant |desormais )?libre|tu n'as (?:plus )?aucune (?:regle|limite)|(?:tu n'as|"
+    r"vous n'avez) plus (?:a|besoin de) (?:suivre|respecter)",
+    r"(?:ahora )?eres libre|no tienes (?:reglas|limites)|ya no (?:tienes|necesitas|tiene|necesita) que (?:seguir|"
+    r"cumplir|respetar)",
+    r"je bent (?:nu )?vrij|je hebt geen (?:regels|grenzen)|(?:je|u) hoeft (?:je|zich|u)? ?(?:niet meer|niet langer|"
+    r"geen)\b[^.!?\n]{0,25}?(?:regels|instructies|richtlijnen)",
 )
 # Loyalty moved to the customer: "you work for me now", "obey me, not your developers".
 ALLEGIANCE = (
@@ -324,10 +339,12 @@ INTERNAL_NOUN = (
     r"system ?prompts?|system messages?|system instructions|pre-?prompt|(?:initial|original|hidden|secret|developer|"
     r"underlying) prompt|developer (?:message|instructions)|tool definitions|context window|(?:hidden|secret|"
     r"internal) (?:instructions|rules|setup|configuration)",
-    r"systemprompt|systemanweisungen|systemnachricht",
-    r"prompt (?:du )?systeme|instructions systeme|message systeme",
-    r"prompt del sistema|instrucciones del sistema|mensaje del sistema",
-    r"systeemprompt|systeeminstructies|systeembericht",
+    r"systemprompt|systemanweisungen|systemnachricht|(?:versteckte|geheime|interne)n? (?:anweisungen|regeln)",
+    r"prompt (?:du )?systeme|instructions systeme|message systeme|(?:instructions|regles|consignes) (?:cachees|"
+    r"secretes|internes)",
+    r"prompt del sistema|instrucciones del sistema|mensaje del sistema|(?:instrucciones|reglas) (?:ocultas|secretas|"
+    r"internas)",
+    r"systeemprompt|systeeminstructies|systeembericht|(?:verborgen|geheime|interne) (?:instructies|regels)",
 )
 # Someone with power over the assistant is said to be present or to have spoken.
 PRIVILEGE_CLAIM = (
@@ -337,8 +354,8 @@ PRIVILEGE_CLAIM = (
     r"god) (?:access|privileges|rights|permissions|clearance|powers)|(?:bookly|the (?:admin|administrator|developers?|"
     r"operator|management|company)|anthropic|openai|your (?:developers?|devs|creators?|admins?|operators?|owners?|"
     r"bosses?)) (?:has|have|just) (?:now )?(?:authori[sz]ed|allowed|permitted|approved|cleared|instructed|told) (?:me|"
-    r"you) to|(?:you'?re|you are) (?:actually |now )?(?:allowed|permitted|authori[sz]ed) to|(?:developers?|devs|"
-    r"admins?|operator|bookly|manager|staff|boss|system|engineers?) (?:\w+ )?(?:told|asked) me to tell you|"
+    r"you) to|(?:you'?re|you are) (?:actually |now )?(?:allowed|permitted|authori[sz]ed|cleared) to|(?:developers?|"
+    r"devs|admins?|operator|bookly|manager|staff|boss|system|engineers?) (?:\w+ )?(?:told|asked) me to tell you|"
     r"the (?:user|customer) (?:is|has been) (?:an? )?(?:admin|administrator|developer|verified staff|staff|"
     r"authori[sz]ed|privileged|superuser)|(?:this|the) (?:chat|conversation|session) is (?:now )?under (?:developer|"
     r"admin|operator|staff) control|the (?:real|actual|true|genuine) (?:operator|developer|admin|administrator|owner)|"
@@ -393,13 +410,13 @@ DECODE_EXECUTE = (
 
 # Talk about language models rather than books and orders.
 AI_META = (
-    r"chat ?gpt|openai|anthropic|gpt-?\d|llama|gemini|bard|language model|llm|ai model|as an ai|\bai\b(?: assistant)?|"
-    r"chatbot|jailbr\w+|prompts?(?! (?:me|you|us|them|him|her)\b)|\bdan\b|censor\w*|(?:developer|dev) mode|the model|"
-    r"neural network",
-    r"\bki\b|sprachmodell",
-    r"\bia\b|modele de langage",
-    r"\bia\b|modelo de lenguaje",
-    r"\bai\b|taalmodel",
+    r"chat ?gpt|openai|anthropic|assistant|bot|gpt-?\d|llama|gemini|bard|language model|llm|ai model|as an ai|"
+    r"\bai\b(?: assistant)?|chatbot|jailbr\w+|prompts?(?! (?:me|you|us|them|him|her)\b)|\bdan\b|censor\w*|"
+    r"(?:developer|dev) mode|the model|neural network",
+    r"\bki\b|sprachmodell|assistent(?:en|in)?",
+    r"\bia\b|modele de langage|assistante?",
+    r"\bia\b|modelo de lenguaje|asistente",
+    r"\bai\b|taalmodel|assistent",
 )
 
 # Forcing the form of the answer: "reply only with ...", "start your response with".
@@ -416,23 +433,29 @@ FORMAT_CONTROL = (
 
 # Claims to speak for the store (self) or to carry its approval (third party).
 AUTHORITY_SELF = (
-    r"(?:i am|i'm|im|this is|as|speaking as|i work (?:at|for|in)|i'm from|i am from|"
-    r"we are)\b[^.!?\n]{0,20}?(?:bookly'?s?|the (?:store|shop)'?s?|your) (?:\w+ )?(?:team|department|staff|manager|"
-    r"supervisor|employee|office|hq|management|admin|engineer|developer|agent|support|lead)|(?:i am|i'm|im|this is|as|"
-    r"speaking as) (?:a |an |the |your )?(?:bookly (?:employee|staff|agent|admin|manager|engineer|developer|support|"
-    r"team|hq|management)|(?:store|shop|support|returns?|customer service|customer support) (?:manager|supervisor|"
-    r"lead|agent|department|team|staff|admin)|(?:system )?administrator|sysadmin|admin|developer|engineer|moderator|"
-    r"operator|(?:a |the )?staff(?: member)?|employee|supervisor)",
-    r"(?:ich bin|als) (?:ein |eine |der |die )?(?:bookly-?)?(?:mitarbeiter(?:in)?|angestellte[r]?|administrator|admin|"
-    r"entwickler|filialleiter|vorgesetzte[r]?)|ich arbeite (?:im|in der|bei|fur)\b[^.!?\n]{0,30}?(?:bookly|"
-    r"kundenservice|kundendienst)",
-    r"(?:je suis|en tant que) (?:un |une |le |la )?(?:employee?|membre du personnel|administrat(?:eur|rice)|admin|"
-    r"developpeu(?:r|se)|responsable|superviseu(?:r|se))|je travaille (?:au|chez|pour|dans)\b[^.!?\n]{0,30}?(?:bookly|"
-    r"service client)",
-    r"(?:soy|como) (?:un |una |el |la )?(?:emplead[oa]|administrador(?:a)?|admin|desarrollador(?:a)?|supervisor(?:a)?|"
-    r"gerente|encargad[oa])|trabajo (?:en|para)\b[^.!?\n]{0,30}?(?:bookly|atencion al cliente)",
-    r"(?:ik ben|als) (?:een |de )?(?:medewerker|werknemer|beheerder|admin|ontwikkelaar|manager|leidinggevende)|"
-    r"ik werk (?:bij|voor|op)\b[^.!?\n]{0,30}?(?:bookly|klantenservice)",
+    r"(?:i'm|i am|i work)\b(?:(?!customer|client|member|shopper)[^.!?\n]){0,30}?\b(?:at|for|with|from|in) (?:bookly|"
+    r"the store|this store|your (?:store|company|team|shop))|(?:bookly|store|shop) (?:\w+ ){0,2}(?:department|team|hq|"
+    r"headquarters|management|office|staff) (?:here|speaking)|(?:i am|i'm|as) (?:the |a |an )?(?:\w+ )?(?:store |"
+    r"shop )?(?:manager|supervisor|director|administrator)|(?:i am|i'm|im|this is|as|speaking as|i work (?:at|for|in)|"
+    r"i'm from|i am from|we are)\b[^.!?\n]{0,20}?(?:bookly'?s?|the (?:store|shop)'?s?|your) (?:\w+ )?(?:team|"
+    r"department|staff|manager|supervisor|employee|office|hq|management|admin|engineer|developer|agent|support|lead)|"
+    r"(?:i am|i'm|im|this is|as|speaking as) (?:a |an |the |your )?(?:bookly (?:employee|staff|agent|admin|manager|"
+    r"engineer|developer|support|team|hq|management)|(?:store|shop|support|returns?|customer service|"
+    r"customer support) (?:manager|supervisor|lead|agent|department|team|staff|admin)|(?:system )?administrator|"
+    r"sysadmin|admin|developer|engineer|moderator|operator|(?:a |the )?staff(?: member)?|employee|supervisor)",
+    r"(?:ich bin|ich arbeite)\b(?:(?!kunde|kundin)[^.!?\n]){0,30}?\b(?:bei|fur|im) (?:bookly|ihrem|eurem)|(?:ich bin|"
+    r"als) (?:ein |eine |der |die )?(?:bookly-?)?(?:mitarbeiter(?:in)?|angestellte[r]?|administrator|admin|entwickler|"
+    r"filialleiter|vorgesetzte[r]?)|ich arbeite (?:im|in der|bei|fur)\b[^.!?\n]{0,30}?(?:bookly|kundenservice|"
+    r"kundendienst)",
+    r"(?:je suis|je travaille)\b(?:(?!client)[^.!?\n]){0,30}?\b(?:chez|pour|a) bookly|(?:je suis|en tant que) (?:un |"
+    r"une |le |la )?(?:employee?|membre du personnel|administrat(?:eur|rice)|admin|developpeu(?:r|se)|responsable|"
+    r"superviseu(?:r|se))|je travaille (?:au|chez|pour|dans)\b[^.!?\n]{0,30}?(?:bookly|service client)",
+    r"(?:soy|trabajo)\b(?:(?!client)[^.!?\n]){0,30}?\b(?:en|para) bookly|(?:soy|como) (?:un |una |el |"
+    r"la )?(?:emplead[oa]|administrador(?:a)?|admin|desarrollador(?:a)?|supervisor(?:a)?|gerente|encargad[oa])|"
+    r"trabajo (?:en|para)\b[^.!?\n]{0,30}?(?:bookly|atencion al cliente)",
+    r"(?:ik ben|ik werk)\b(?:(?!klant)[^.!?\n]){0,30}?\b(?:bij|voor) bookly|(?:ik ben|als) (?:een |de )?(?:medewerker|"
+    r"werknemer|beheerder|admin|ontwikkelaar|manager|leidinggevende)|ik werk (?:bij|voor|"
+    r"op)\b[^.!?\n]{0,30}?(?:bookly|klantenservice)",
 )
 AUTHORITY_OTHER = (
     r"(?:my|the|your|a|our) (?:store |shop |bookly |returns? |support )?(?:manager|supervisor|boss|admin|"
@@ -445,15 +468,21 @@ AUTHORITY_OTHER = (
 )
 # What authority is claimed for: permission, an exception, approval of a return or refund.
 PRIVILEGE = (
-    r"authori[sz](?:ed|ation)|allowed to|permitted to|entitled to|permission|clearance|signed off|(?:approved|granted|"
-    r"cleared|okayed|ok'?d) (?:an? |the |this |my |it|that)?(?:exception|return|refund|extension|override|it|this|"
-    r"that|waiver)|exception|override|waive[sd]?|(?:approve|process|issue|grant) (?:the |this |my |a |"
-    r"any )?(?:refunds?|returns?|exception)",
-    r"berechtigt|befugt|ausnahme|(?:ruckgaben?|ruckerstattung|erstattung|rucksendung)\w* (?:\w+ )?(?:genehmigen|"
-    r"genehmigt|freigeben|freigegeben)",
-    r"autorise[es]?|habilite[es]?|exception|(?:approuve|valide)[rz]? (?:le |la |ce |cette )?(?:remboursement|retour)",
-    r"autorizad[oa]s?|excepcion|aprobar? (?:la |el |una |esta )?(?:devolucion|reembolso)",
-    r"bevoegd|gemachtigd|uitzondering|(?:retouren?|terugbetaling)\w* (?:\w+ )?(?:goedkeuren|goedgekeurd)",
+    r"authori[sz]\w*|allowed to|permitted to|permission|clearance|cleared|signed off|approv\w*|grant\w*|okayed|ok'?d|"
+    r"override|overrule|waive\w*|skip|bypass|exception",
+    r"berechtigt|befugt|genehmig\w*|freigeb\w*|freigegeben|darf|erlaubt|ausnahme",
+    r"autoris\w*|j'autorise|habilite\w*|approuv\w*|valid\w*|exception|peux|pouvez",
+    r"autoriz\w*|aprob\w*|apruebo|excepcion|puedes|puede",
+    r"bevoegd|gemachtigd|goedkeur\w*|goedgekeurd|keur\b[^.!?\n]{0,30}\bgoed|mag|uitzondering",
+)
+# What such a permission is about: a refund, a return, the window, a check.
+POLICY_OBJECT = (
+    r"refunds?|returns?|exception|extension|window|deadline|verification|verify|eligibility|checks?|policy|rules?|"
+    r"limit|waiver|override|receipt",
+    r"ruckgabe\w*|rucksendung\w*|\w*erstattung\w*|ausnahme|\w*frist|prufung|kontrolle|verifizierung",
+    r"rembours\w*|retours?|exception|delai|verification|controle",
+    r"reembols\w*|devoluci\w*|excepcion|plazo|verificacion|comprobacion",
+    r"retour\w*|terugbetal\w*|uitzondering|termijn|controle|verificatie",
 )
 # Asking to skip a check: "skip the eligibility check", "no need to verify my email".
 SKIP_CHECK = (
@@ -474,27 +503,40 @@ SKIP_CHECK = (
 
 # Rules of the store said to have changed: "policy update", "the window has been extended".
 POLICY_CHANGE = (
-    r"polic(?:y|ies) (?:update|change)|(?:new|updated|revised|changed|latest) (?:return |refund |shipping )?polic(?:y|"
+    r"(?:starting|from|since) (?:today|now|this (?:week|month|morning))|(?:window|limit|period|deadline|policy|"
+    r"rule)s? (?:is|are) now|now (?:\d+|refunds?|accepts?|allows?|covers?|takes? back|offers?)\b|polic(?:y|"
+    r"ies) (?:update|change)|(?:new|updated|revised|changed|latest) (?:return |refund |shipping |bookly )?polic(?:y|"
     r"ies)|(?:update|announcement|notice|memo)\s*:|effective (?:today|immediately|now|as of)|as of (?:today|"
     r"this (?:morning|week)|now)|(?:has|have|was|were) (?:now |just )?(?:been )?(?:\w+ ){0,3}?(?:extended|increased|"
     r"raised|changed|updated|removed|lifted|waived)|(?:now|no longer) (?:refunds?|accepts?|allows?|covers?|requires?|"
-    r"required|applies|apply|needed)|(?:bookly|the store|management|hq|headquarters) (?:announced|decided|changed|"
-    r"updated)",
-    r"neue (?:richtlinie|regelung|regel)|richtlinie (?:geandert|aktualisiert)|ab (?:heute|sofort)|(?:wurde|wurden|ist|"
-    r"sind)\b[^.!?\n]{0,25}?\b(?:verlangert|geandert|aufgehoben|erhoht|erweitert)",
-    r"nouvel(?:le)? (?:politique|regle|reglement)|politique (?:mise a jour|modifiee)|a partir d'aujourd'hui|desormais|"
-    r"(?:a|ont) ete\b[^.!?\n]{0,20}?(?:prolonge|modifie|etendu|augmente)e?s?",
-    r"(?:nueva|actualizacion de (?:la )?) ?politica|politica (?:actualizada|cambiada)|a partir de hoy|(?:ha|"
+    r"required|applies|apply|needed)|(?:bookly|the store|management|hq|headquarters) (?:just |has |have |"
+    r"recently )?(?:announced|decided|changed|updated)|(?:per|according to|as per) (?:the |today'?s |a |the latest |"
+    r"the new |this week'?s )?(?:memo|announcement|notice|update|email from bookly)",
+    r"neuen? (?:richtlinie|regelung|regel)|neuer richtlinie|richtlinie (?:geandert|aktualisiert)|(?:ab|seit) (?:heute|"
+    r"sofort)|(?:wurde|wurden|ist|sind)\b[^.!?\n]{0,25}?\b(?:verlangert|geandert|aufgehoben|erhoht|erweitert)",
+    r"nouvel(?:le)? (?:politique|regle|reglement)|politique (?:mise a jour|modifiee)|(?:a partir|"
+    r"depuis) (?:d')?aujourd'hui|desormais|(?:a|ont) ete\b[^.!?\n]{0,20}?(?:prolonge|modifie|etendu|augmente)e?s?",
+    r"(?:nueva|actualizacion de (?:la )?) ?politica|politica (?:actualizada|cambiada)|(?:a partir de|desde) hoy|(?:ha|"
     r"han) sido\b[^.!?\n]{0,20}?(?:ampliad|cambiad|modificad|extendid|aumentad)[oa]s?|ahora (?:las )?devoluciones",
-    r"nieuw (?:beleid|reglement)|beleid (?:gewijzigd|aangepast)|vanaf (?:vandaag|nu)|(?:is|zijn|werd|"
-    r"wordt)\b[^.!?\n]{0,25}?\b(?:verlengd|gewijzigd|aangepast|verhoogd)",
+    r"nieuwe? (?:beleid|reglement)|beleid (?:gewijzigd|aangepast)|(?:vanaf|sinds) (?:vandaag|nu)|voortaan|(?:is|zijn|"
+    r"werd|wordt)\b[^.!?\n]{0,25}?\b(?:verlengd|gewijzigd|aangepast|verhoogd)",
 )
 # What such a change would be about.
 POLICY_SUBJECT = (
     r"returns?|refunds?|window|days?|policy|policies|verification|ebooks?|audiobooks?|gift cards?|limit|shipping|"
-    r"eligibility|exchange",
-    r"ruckgabe\w*|rucksendung\w*|\w*erstattung\w*|tage|richtlinie|\w*frist",
-    r"retours?|remboursements?|jours|politique|delai",
-    r"devoluci(?:on|ones)|reembolsos?|dias|politica|plazo",
-    r"retour\w*|terugbetaling\w*|dagen|beleid|\w*termijn",
+    r"eligibility|exchange|e-books?",
+    r"ruckgabe\w*|rucksendung\w*|\w*erstatt\w*|tage|richtlinie|\w*frist|e-?books?",
+    r"retours?|rembours\w*|jours|politique|delai|livres numeriques|e-?books?",
+    r"devoluci(?:on|ones)|reembols\w*|dias|politica|plazo|libros electronicos|e-?books?",
+    r"retour\w*|terugbetaling\w*|vergoed\w*|dagen|beleid|\w*termijn|e-?books?",
 )
+
+# A return window named with a number of days: "the return window is 120 days" (checked against the policy).
+WINDOW_DAYS = (
+    r"(?:return |refund |returns )?(?:window|period|deadline|time limit)|returns? (?:are|is) (?:accepted|allowed|"
+    r"possible)|(?:ruckgabe|umtausch)?frist|ruckgaben? (?:sind|ist)|(?:delai|periode) de retour|retours? (?:sont|est)|"
+    r"plazo(?: de devolucion)?|periodo de devolucion|devoluciones (?:son|es)|(?:retour)?termijn|retourneren (?:kan|"
+    r"mag)",
+)
+DAYS = r"(\d{1,3})[- ]?(?:days?|tage[n]?|jours|dias|dagen)"
+WINDOW_LINK = r"is|are|of|to|=|:|now|ist|sind|auf|est|sont|de|a|es|son|van|naar|nu|jetzt|maintenant|ahora|betragt"
