@@ -344,6 +344,22 @@ _REVEAL = re.compile(_slot(lex.REVEAL))
 _INTERNAL_TARGET = re.compile(
     rf"{_YOUR_SETUP}{_ABOUT_THE_STORE}|{_slot(lex.SETUP_STRONG)}|{_slot(lex.INTERNALS)}|{_slot(lex.TOLD_YOU)}"
 )
+# A question about what the assistant was told or holds: "was wurde dir vor Beginn gesagt?"
+_QUESTION_WORD = re.compile(
+    _slot(
+        (
+            r"what|which|how",
+            r"was|welche\w*|wie",
+            r"que|quel\w*|qu'est-ce|comment",
+            r"que|cual\w*|como",
+            r"wat|welke|hoe",
+        )
+    )
+)
+_TOLD_OR_INTERNALS = re.compile(rf"{_slot(lex.INTERNALS)}|{_slot(lex.TOLD_YOU)}")
+_TOOL_WORD = re.compile(_slot(lex.TOOL_WORD))
+_TOOL_DETAIL = re.compile(_slot(lex.TOOL_DETAIL))
+_ADDRESSEE = re.compile(_slot(lex.ADDRESSEE))
 _CLAUSE = re.compile(r"[^.!?;\n]+[.!?;]*")
 
 # Slots that flag on their own, wherever they appear: (finding code, rule name, pattern).
@@ -449,6 +465,10 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
             hits.add((INSTRUCTION_OVERRIDE, rule))
         if _REVEAL.search(clause) and _INTERNAL_TARGET.search(clause):
             hits.add((PROMPT_EXTRACTION, "reveal_internals"))
+        elif _QUESTION_WORD.search(clause) and _TOLD_OR_INTERNALS.search(clause):
+            hits.add((PROMPT_EXTRACTION, "question_internals"))
+        if _TOOL_WORD.search(clause) and _TOOL_DETAIL.search(clause) and _ADDRESSEE.search(clause):
+            hits.add((PROMPT_EXTRACTION, "tool_details"))
         if _OVERRIDE_LOOSE.search(clause):
             weak.add("override_loose")
         if _VOID.search(clause) and _SETUP_ANY.search(clause):

@@ -15,34 +15,39 @@ OVERRIDE_VERBS = (
     r"discard|abandon|dismiss|ditch|scrap|erase|wipe|nullify|neglect|set aside|put aside|throw (?:away|out)|overlook|"
     r"delete|remove|drop|lose|shed|overwrite|revoke|suspend|disable|deactivate|turn off|switch off|"
     r"(?:the )?opposite of|whatever|regardless of(?: what)?|no matter what|despite|in spite of|(?:act|answer|respond|"
-    r"operate|work) without|pay no (?:attention|heed|mind) to|(?:don'?t|do not|no longer|stop|"
-    r"never) (?:follow(?:ing)?|obey(?:ing)?|listen(?:ing)? to|adher(?:e|ing) to)",
-    r"ignorier(?:e|en|t|st)?|vergiss|vergessen|vergesst|missacht(?:e|en|et)|verwirf|verwerfen|(?:befolge|befolgen|"
-    r"beachte|beachten) (?:sie )?(?:nicht|keine)|(?:halte|halt|halten) (?:dich|sich|sie sich) (?:nicht|nicht mehr|"
-    r"nie) an|ausser kraft|(?:losche|loschen|setze|setzen) (?:sie )?zuruck",
-    r"ignor(?:ez|er|e)|oubli(?:ez|er|e)|(?:ne )?(?:tiens|tenez|tenir) (?:plus |pas )?compte|(?:fais|"
-    r"faites) abstraction|outrepass(?:e|ez|er)|contourn(?:e|ez|er)|(?:ne )?(?:suis|suivez|respecte|respectez) plus",
+    r"operate|work) without|(?:stop|quit|cease) (?:following|obeying|listening to|using|applying)|pay no (?:attention|"
+    r"heed|mind) to|(?:don'?t|do not|no longer|stop|never) (?:follow(?:ing)?|obey(?:ing)?|listen(?:ing)? to|adher(?:e|"
+    r"ing) to)",
+    r"ignorier(?:e|en|t|st)?|vergiss|vergessen|vergesst|missacht(?:e|en|et)|verwirf|verwerfen|(?:hor|horen sie|"
+    r"hort) auf|ausser acht|(?:befolge|befolgen|beachte|beachten) (?:sie )?(?:nicht|keine)|(?:halte|halt|"
+    r"halten) (?:dich|sich|sie sich) (?:nicht|nicht mehr|nie) an|ausser kraft|(?:losche|loschen|setze|"
+    r"setzen) (?:sie )?zuruck",
+    r"(?:arrete|arretez|cesse|cessez) de (?:suivre|respecter|obeir|appliquer)|ignor(?:ez|er|e)|oubli(?:ez|er|e)|"
+    r"(?:ne )?(?:pas )?(?:tiens|tenez|tenir) (?:plus |pas )?compte|(?:fais|faites) abstraction|outrepass(?:e|ez|er)|"
+    r"contourn(?:e|ez|er)|(?:ne )?(?:suis|suivez|respecte|respectez) plus",
     r"ignor(?:a|e|ar|ad)|olvid(?:a|e|ar|ate|ese|ad)|(?:no )?(?:hagas|haga|hagan) caso|(?:haz|haga) caso omiso|"
-    r"omit(?:e|a|ir)|deja de (?:seguir|obedecer)|no (?:sigas|siga|obedezcas|obedezca)",
-    r"negeer|negeren|vergeet|vergeten|(?:trek|trekt) (?:je|u) (?:niks|niets) aan|(?:houd|hou) (?:je|u) niet aan|"
-    r"(?:volg|volgt) (?:niet|geen)|niet meer (?:volgen|opvolgen)|overschrijf",
+    r"omit(?:e|a|ir)|(?:deja|dejen|deje) de (?:seguir|obedecer|aplicar)|no (?:tengan?|tengas) en cuenta|no (?:sigas|"
+    r"siga|obedezcas|obedezca)",
+    r"stop met (?:het )?(?:volgen|opvolgen|gehoorzamen)|buiten beschouwing|negeer|negeren|vergeet|vergeten|(?:trek|"
+    r"trekt) (?:je|u) (?:niks|niets) aan|(?:houd|hou) (?:je|u) niet aan|(?:volg|volgt) (?:niet|geen)|"
+    r"niet meer (?:volgen|opvolgen)|overschrijf",
 )
 
 # Words for the assistant's own rules and set-up. Strong ones name nothing a customer owns.
 SETUP_STRONG = (
     r"system ?(?:prompts?|messages?|instructions?|rules?)|programming|training|guardrails?|safeguards?|filters?|"
     r"content polic(?:y|ies)|safety (?:rules|settings|filters|guidelines|protocols?)|pre-?prompt|(?:initial|original|"
-    r"hidden|secret|internal|core|base|developer|underlying) (?:prompts?|instructions|rules|directives|guidelines|"
-    r"configuration|setup|text|messages?|part)|(?:rules|instructions|guidelines|prompt|directives|restrictions|"
-    r"guidance|words|text|lines|sentences?|message) (?:that )?(?:you (?:follow|obey|were (?:given|set up with|"
-    r"configured with|told|initiali[sz]ed with|loaded with|fed)|have been given|'ve been given|received|got|"
-    r"operate under|run on|started with)|(?:the |your )?(?:developers?|creators?|operators?|bookly|admins?|company|"
-    r"anthropic|openai|makers?) (?:gave|wrote|provided|set|loaded|programmed)(?: into)? you)|(?:messages?|"
+    r"hidden|secret|internal|core|base|developer|underlying) (?:prompts?|orders|instructions|rules|directives|"
+    r"guidelines|configuration|setup|text|messages?|part)|(?:rules|instructions|guidelines|prompt|directives|"
+    r"restrictions|guidance|words|text|lines|sentences?|message) (?:that )?(?:you (?:follow|obey|were (?:given|"
+    r"set up with|configured with|told|initiali[sz]ed with|loaded with|fed)|have been given|'ve been given|received|"
+    r"got|operate under|run on|started with)|(?:the |your )?(?:developers?|creators?|operators?|bookly|admins?|"
+    r"company|anthropic|openai|makers?) (?:gave|wrote|provided|set|loaded|programmed)(?: into)? you)|(?:messages?|"
     r"instructions?|text|notes?|rules) from (?:the )?(?:system|developers?|operator|admins?)|who you (?:are|were)|"
-    r"your (?:identity|true self|purpose)|(?:the )?(?:bookstore|bookly|support|customer service|book|store) (?:rules|"
-    r"policies|guidelines|stuff|thing|role|act|persona|job|talk|nonsense|business|script|character)|(?:bookly|"
-    r"anthropic|openai)(?=\s*(?:[,;!?]|\.(?!\w)|$|anymore|any more|and|now))|your (?:developers?|creators?|operators?|"
-    r"makers?|company|bosses|owners?)",
+    r"your (?:identity|true self|purpose)|(?:the )?(?:bookstore|bookly|support|customer service|book|"
+    r"store)(?:'?s)? (?:rules|policies|guidelines|stuff|thing|role|act|persona|job|talk|nonsense|business|script|"
+    r"character)|(?:bookly|anthropic|openai)(?=\s*(?:[,;!?]|\.(?!\w)|$|anymore|any more|and|now))|your (?:developers?|"
+    r"creators?|operators?|makers?|company|bosses|owners?)",
     r"systemanweisung(?:en)?|systemprompt|systemregeln|programmierung|(?:anweisungen|regeln|instruktionen|"
     r"vorgaben)\b[^.!?\n]{0,10}?\b(?:du|man dir|sie)\b[^.!?\n]{0,30}?(?:bekommen|erhalten|gegeben|gesagt)",
     r"(?:prompt|instructions?|consignes|regles) (?:du )?systeme|programmation|(?:instructions|regles|"
@@ -78,7 +83,7 @@ SCOPE = (
     r"alle[nms]?|vorherigen?|bisherigen?|fruheren?|obigen?|vorangegangenen?|alles|vorher",
     r"toutes?|tous|precedentes?|anterieures?|ci-dessus|tout",
     r"todas?|todos?|anteriores?|previas?|previos?|todo",
-    r"alle|eerdere|vorige|voorgaande|bovenstaande|alles",
+    r"alle|eerdere?|vorige?|voorgaande|bovenstaande|alles|voorheen",
 )
 
 # What the customer owns: taking back their own words is not an attack.
@@ -175,6 +180,24 @@ INTERNALS = (
     r"kan) (?:aanroepen|gebruiken)|(?:boven|voor) (?:dit|het|ons) gesprek",
 )
 
+# Tools and their details, asked of the assistant: "what does each tool expect as input?"
+TOOL_WORD = (
+    r"tools?|functions?|apis?|plugins?|actions",
+    r"werkzeuge?|funktionen|tools",
+    r"outils?|fonctions?",
+    r"herramientas?|funciones|funcion",
+    r"tools?|functies?",
+)
+TOOL_DETAIL = (
+    r"definitions?|schemas?|parameters?|arguments?|inputs?|signatures?|names?|wired|connected|hooked up|expects?|call|"
+    r"invoke|execute|run",
+    r"parameter|aufrufen|ausfuhren|heissen|namen|definition(?:en)?",
+    r"parametres?|appeler|executer|noms?|definitions?|s'appellent",
+    r"parametros?|llaman|ejecutar|invocar|nombres?|definicion(?:es)?",
+    r"parameters?|aanroepen|uitvoeren|namen|heten|definities?",
+)
+ADDRESSEE = r"you|your|du|dir|dein\w*|tu|te|tes|vous|votre|vos|puedes|tienes|usted|je|jij|u"
+
 # The store's tool names: customers never type them.
 TOOL_NAMES = r"lookup_order|list_customer_orders|check_return_eligibility|initiate_return|lookup_policy"
 
@@ -209,7 +232,7 @@ POLICY = (r"polic(?:y|ies)", r"richtlinien?|regelungen", r"politiques?", r"polit
 # Verbs that come last in German and Dutch clauses ("Ihre Anweisungen ignorieren").
 OVERRIDE_VERBS_FINAL = (
     r"ignorieren|vergessen|missachten|ausser kraft setzen|negeren|vergeten|ignorer|oublier|ignorar|olvidar|verwerfen|"
-    r"overschrijven",
+    r"overschrijven|buiten beschouwing laten|ausser acht lassen|(?:ne )?pas tenir compte",
 )
 
 # "You are now ...", "act as", "pretend to be": turning the assistant into someone else.
@@ -228,7 +251,9 @@ PERSONA = (
     r"(?:from (?:now|here|this point) on(?:wards)?|starting now|henceforth|going forward),? (?:you|your)|"
     r"you (?:will )?play (?:the role of |a |an )?[a-z]+,|stay as\b|simulate (?:a|an|being|the)|imagine (?:you are|"
     r"you'?re|that you are)|you (?:are|will) (?:act|play|take on|assume) (?:as|the role)|assume the (?:role|persona|"
-    r"identity)|(?:new|alter|alternate|alternative) (?:persona|ego|personality)|let'?s play a game|do anything now|"
+    r"identity)|(?:new|alter|alternate|alternative) (?:persona|ego|personality)|(?:let'?s play|pretend|imagine|"
+    r"from now on|for the rest of (?:this|the|our) (?:chat|conversation))\b[^.!?\n]{0,15}?you(?:'re| are) (?:a|an|"
+    r"\w+,)|for the rest of (?:this|the|our) (?:chat|conversation),? you|let'?s play a game|do anything now|"
     r"(?:developer|dev|god|jailbreak|dan|evil|chaos|opposite|sudo|unrestricted|unfiltered|admin|administrator|debug|"
     r"maintenance|diagnostic|superuser|root|unsafe|no-?limits?) mode|(?:must|will|should|shall) (?:now )?(?:act|"
     r"behave|respond) (?:as|like)|act as \w*(?:bot|gpt|ai)\b|(?:you are|you'?re) (?:not|no longer) (?:bookly|"
@@ -410,7 +435,8 @@ DECODE_EXECUTE = (
 
 # Talk about language models rather than books and orders.
 AI_META = (
-    r"chat ?gpt|openai|anthropic|assistant|bot|gpt-?\d|llama|gemini|bard|language model|llm|ai model|as an ai|"
+    r"chat ?gpt|openai|anthropic|assistant|bot|(?:people|person|team|company|those|who) (?:who |that )?(?:built|made|"
+    r"created|trained|programmed) you|gpt-?\d|llama|gemini|bard|language model|llm|ai model|as an ai|"
     r"\bai\b(?: assistant)?|chatbot|jailbr\w+|prompts?(?! (?:me|you|us|them|him|her)\b)|\bdan\b|censor\w*|"
     r"(?:developer|dev) mode|the model|neural network",
     r"\bki\b|sprachmodell|assistent(?:en|in)?",
@@ -433,16 +459,21 @@ FORMAT_CONTROL = (
 
 # Claims to speak for the store (self) or to carry its approval (third party).
 AUTHORITY_SELF = (
-    r"(?:i'm|i am|i work)\b(?:(?!customer|client|member|shopper)[^.!?\n]){0,30}?\b(?:at|for|with|from|in) (?:bookly|"
-    r"the store|this store|your (?:store|company|team|shop))|(?:bookly|store|shop) (?:\w+ ){0,2}(?:department|team|hq|"
-    r"headquarters|management|office|staff) (?:here|speaking)|(?:i am|i'm|as) (?:the |a |an )?(?:\w+ )?(?:store |"
-    r"shop )?(?:manager|supervisor|director|administrator)|(?:i am|i'm|im|this is|as|speaking as|i work (?:at|for|in)|"
-    r"i'm from|i am from|we are)\b[^.!?\n]{0,20}?(?:bookly'?s?|the (?:store|shop)'?s?|your) (?:\w+ )?(?:team|"
-    r"department|staff|manager|supervisor|employee|office|hq|management|admin|engineer|developer|agent|support|lead)|"
-    r"(?:i am|i'm|im|this is|as|speaking as) (?:a |an |the |your )?(?:bookly (?:employee|staff|agent|admin|manager|"
-    r"engineer|developer|support|team|hq|management)|(?:store|shop|support|returns?|customer service|"
-    r"customer support) (?:manager|supervisor|lead|agent|department|team|staff|admin)|(?:system )?administrator|"
-    r"sysadmin|admin|developer|engineer|moderator|operator|(?:a |the )?staff(?: member)?|employee|supervisor)",
+    r"(?:message|note|word|instructions?|orders?|notice) from (?:the )?bookly|on behalf of (?:the )?bookly|(?:i'm|"
+    r"i am) (?:a |an |the )?bookly (?:\w+ )?(?:lead|manager|agent|staff|employee|supervisor|rep|representative)|"
+    r"bookly (?:\w+ )?(?:desk|team|department|management|hq|headquarters)|im auftrag (?:der|von|"
+    r"des) [^.!?\n]{0,20}?bookly|de la part de [^.!?\n]{0,20}?bookly|de parte de [^.!?\n]{0,20}?bookly|"
+    r"namens [^.!?\n]{0,20}?bookly|bookly-\w+|(?:i'm|i am|i work)\b(?:(?!customer|client|member|"
+    r"shopper)[^.!?\n]){0,30}?\b(?:at|for|with|from|in) (?:bookly|the store|this store|your (?:store|company|team|"
+    r"shop))|(?:bookly|store|shop) (?:\w+ ){0,2}(?:department|team|hq|headquarters|management|office|staff) (?:here|"
+    r"speaking)|(?:i am|i'm|as) (?:the |a |an )?(?:\w+ )?(?:store |shop )?(?:manager|supervisor|director|"
+    r"administrator)|(?:i am|i'm|im|this is|as|speaking as|i work (?:at|for|in)|i'm from|i am from|"
+    r"we are)\b[^.!?\n]{0,20}?(?:bookly'?s?|the (?:store|shop)'?s?|your) (?:\w+ )?(?:team|department|staff|manager|"
+    r"supervisor|employee|office|hq|management|admin|engineer|developer|agent|support|lead)|(?:i am|i'm|im|this is|as|"
+    r"speaking as) (?:a |an |the |your )?(?:bookly (?:employee|staff|agent|admin|manager|engineer|developer|support|"
+    r"team|hq|management)|(?:store|shop|support|returns?|customer service|customer support) (?:manager|supervisor|"
+    r"lead|agent|department|team|staff|admin)|(?:system )?administrator|sysadmin|admin|developer|engineer|moderator|"
+    r"operator|(?:a |the )?staff(?: member)?|employee|supervisor)",
     r"(?:ich bin|ich arbeite)\b(?:(?!kunde|kundin)[^.!?\n]){0,30}?\b(?:bei|fur|im) (?:bookly|ihrem|eurem)|(?:ich bin|"
     r"als) (?:ein |eine |der |die )?(?:bookly-?)?(?:mitarbeiter(?:in)?|angestellte[r]?|administrator|admin|entwickler|"
     r"filialleiter|vorgesetzte[r]?)|ich arbeite (?:im|in der|bei|fur)\b[^.!?\n]{0,30}?(?:bookly|kundenservice|"
@@ -469,7 +500,7 @@ AUTHORITY_OTHER = (
 # What authority is claimed for: permission, an exception, approval of a return or refund.
 PRIVILEGE = (
     r"authori[sz]\w*|allowed to|permitted to|permission|clearance|cleared|signed off|approv\w*|grant\w*|okayed|ok'?d|"
-    r"override|overrule|waive\w*|skip|bypass|exception",
+    r"override|overrule|waive\w*|skip|bypass|exception|push (?:\w+ ){0,3}through|(?:telling|instructing|ordering) you",
     r"berechtigt|befugt|genehmig\w*|freigeb\w*|freigegeben|darf|erlaubt|ausnahme",
     r"autoris\w*|j'autorise|habilite\w*|approuv\w*|valid\w*|exception|peux|pouvez",
     r"autoriz\w*|aprob\w*|apruebo|excepcion|puedes|puede",
@@ -508,18 +539,23 @@ POLICY_CHANGE = (
     r"ies) (?:update|change)|(?:new|updated|revised|changed|latest) (?:return |refund |shipping |bookly )?polic(?:y|"
     r"ies)|(?:update|announcement|notice|memo)\s*:|effective (?:today|immediately|now|as of)|as of (?:today|"
     r"this (?:morning|week)|now)|(?:has|have|was|were) (?:now |just )?(?:been )?(?:\w+ ){0,3}?(?:extended|increased|"
-    r"raised|changed|updated|removed|lifted|waived)|(?:now|no longer) (?:refunds?|accepts?|allows?|covers?|requires?|"
-    r"required|applies|apply|needed)|(?:bookly|the store|management|hq|headquarters) (?:just |has |have |"
+    r"raised|changed|updated|removed|lifted|waived|dropped|scrapped|abolished|ended|relaxed|cancell?ed)|"
+    r"no longer (?:applies|apply|exists?|valid|in effect)|(?:now|no longer) (?:refunds?|accepts?|allows?|covers?|"
+    r"requires?|required|applies|apply|needed)|(?:bookly|the store|management|hq|headquarters) (?:just |has |have |"
     r"recently )?(?:announced|decided|changed|updated)|(?:per|according to|as per) (?:the |today'?s |a |the latest |"
     r"the new |this week'?s )?(?:memo|announcement|notice|update|email from bookly)",
-    r"neuen? (?:richtlinie|regelung|regel)|neuer richtlinie|richtlinie (?:geandert|aktualisiert)|(?:ab|seit) (?:heute|"
-    r"sofort)|(?:wurde|wurden|ist|sind)\b[^.!?\n]{0,25}?\b(?:verlangert|geandert|aufgehoben|erhoht|erweitert)",
-    r"nouvel(?:le)? (?:politique|regle|reglement)|politique (?:mise a jour|modifiee)|(?:a partir|"
-    r"depuis) (?:d')?aujourd'hui|desormais|(?:a|ont) ete\b[^.!?\n]{0,20}?(?:prolonge|modifie|etendu|augmente)e?s?",
-    r"(?:nueva|actualizacion de (?:la )?) ?politica|politica (?:actualizada|cambiada)|(?:a partir de|desde) hoy|(?:ha|"
-    r"han) sido\b[^.!?\n]{0,20}?(?:ampliad|cambiad|modificad|extendid|aumentad)[oa]s?|ahora (?:las )?devoluciones",
-    r"nieuwe? (?:beleid|reglement)|beleid (?:gewijzigd|aangepast)|(?:vanaf|sinds) (?:vandaag|nu)|voortaan|(?:is|zijn|"
-    r"werd|wordt)\b[^.!?\n]{0,25}?\b(?:verlengd|gewijzigd|aangepast|verhoogd)",
+    r"(?:gilt|gelten)\b[^.!?\n]{0,30}?\bnicht mehr|neuen? (?:richtlinie|regelung|regel)|neuer richtlinie|"
+    r"richtlinie (?:geandert|aktualisiert)|(?:ab|seit) (?:heute|sofort)|(?:wurde|wurden|ist|"
+    r"sind)\b[^.!?\n]{0,25}?\b(?:verlangert|geandert|aufgehoben|erhoht|erweitert)",
+    r"ne s'applique(?:nt)? plus|nouvel(?:le)? (?:politique|regle|reglement)|politique (?:mise a jour|modifiee)|"
+    r"(?:a partir|depuis) (?:d')?aujourd'hui|desormais|(?:a|ont) ete\b[^.!?\n]{0,20}?(?:prolonge|modifie|etendu|"
+    r"augmente)e?s?",
+    r"ya no (?:se )?aplica|(?:nueva|actualizacion de (?:la )?) ?politica|politica (?:actualizada|cambiada)|"
+    r"(?:a partir de|desde) hoy|(?:ha|han) sido\b[^.!?\n]{0,20}?(?:ampliad|cambiad|modificad|extendid|aumentad)[oa]s?|"
+    r"ahora (?:las )?devoluciones",
+    r"(?:geldt|gelden)\b[^.!?\n]{0,30}?\bniet meer|nieuwe? (?:beleid|reglement)|beleid (?:gewijzigd|aangepast)|"
+    r"(?:vanaf|sinds) (?:vandaag|nu)|voortaan|(?:is|zijn|werd|wordt)\b[^.!?\n]{0,25}?\b(?:verlengd|gewijzigd|"
+    r"aangepast|verhoogd)",
 )
 # What such a change would be about.
 POLICY_SUBJECT = (
@@ -528,7 +564,7 @@ POLICY_SUBJECT = (
     r"ruckgabe\w*|rucksendung\w*|\w*erstatt\w*|tage|richtlinie|\w*frist|e-?books?",
     r"retours?|rembours\w*|jours|politique|delai|livres numeriques|e-?books?",
     r"devoluci(?:on|ones)|reembols\w*|dias|politica|plazo|libros electronicos|e-?books?",
-    r"retour\w*|terugbetaling\w*|vergoed\w*|dagen|beleid|\w*termijn|e-?books?",
+    r"retour\w*|terugbetaling\w*|vergoed\w*|dagen|\w*dagenregel|beleid|\w*termijn|e-?books?",
 )
 
 # A return window named with a number of days: "the return window is 120 days" (checked against the policy).
