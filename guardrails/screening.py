@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from urllib.parse import unquote
 
 from guardrails import screening_lexicon as lex
@@ -332,7 +333,8 @@ _NEW_ORDERS = re.compile(
 )
 _VOID = re.compile(_slot(lex.VOID))
 _SETUP_NAMED = re.compile(
-    rf"{_YOUR_SETUP}|{_SCOPED_SETUP}|{_slot(lex.SETUP_STRONG)}|{_slot(lex.TOLD_BEFORE)}|{_slot(lex.TOLD_YOU)}"
+    rf"{_YOUR_SETUP}|{_YOUR_POLICY}|{_SCOPED_SETUP}|{_slot(lex.SETUP_STRONG)}|{_slot(lex.TOLD_BEFORE)}"
+    rf"|{_slot(lex.TOLD_YOU)}"
 )
 _SETUP_ANY = re.compile(_slot(lex.SETUP_WEAK))
 # "your rules for returns" asks about the store; "your rules" alone asks about the assistant.
@@ -386,7 +388,9 @@ _WEAK = (
     ("format_control", _FORMAT_CONTROL),
     ("fiction", re.compile(_slot(lex.FICTION))),
     ("interrupt", re.compile(_slot(lex.INTERRUPT))),
+    ("decision", re.compile(_slot(lex.DECISION))),
 )
+_SOFT_SIGNALS = frozenset({"ai_meta", "decision", "fiction"})
 _AUTHORITY_SELF = re.compile(_slot(lex.AUTHORITY_SELF))
 _AUTHORITY_OTHER = re.compile(_slot(lex.AUTHORITY_OTHER))
 _PRIVILEGE = re.compile(_slot(lex.PRIVILEGE))
@@ -455,6 +459,11 @@ def _override_rules(clause: str) -> list[str]:
     return fired
 
 
+def _days(window: re.Match) -> int:
+    count, unit = int(window.group(1)), window.group(2)
+    return count if unit[0] in "dtj" else count * 30  # days, Tage, jours, dias, dagen; else months
+
+
 def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
     """(finding code, rule name) for every rule that fires on these clauses; adds weak signals to `weak`."""
     hits: set[tuple[str, str]] = set()
@@ -476,20 +485,24 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
     for code, name, pattern in _ALONE:
         if pattern.search(view):
             hits.add((code, name))
-    for sentence in clauses:
-        # Someone with a say (staff, a manager) granting something about a refund, a return or a check.
+    # A role and the permission it grants may sit in neighbouring clauses ("I'm the manager; approve it").
+    pairs = [f"{first} {second}" for first, second in pairwise(clauses)]
+    for sentence in clauses + pairs:
         if (
             _PRIVILEGE.search(sentence)
             and _POLICY_OBJECT.search(sentence)
             and (_AUTHORITY_SELF.search(sentence) or _AUTHORITY_OTHER.search(sentence))
         ):
             hits.add((AUTHORITY_CLAIM, "authority_privilege"))
-        # A question about the policy is a customer; a statement that it changed is a claim.
-        if not sentence.rstrip().endswith("?") and _POLICY_CHANGE.search(sentence) and _POLICY_SUBJECT.search(sentence):
+    # A question about the policy is a customer; a statement that it changed is a claim.
+    for sentence in clauses:
+        if sentence.endswith("?"):
+            continue
+        if _POLICY_CHANGE.search(sentence) and _POLICY_SUBJECT.search(sentence):
             hits.add((POLICY_CLAIM, "policy_change"))
-        # The window is a fact of the policy module: a different number of days is a claim, not a question.
+        # The window is a fact of the policy module: any other number of days is a claim.
         window = _WINDOW_DAYS.search(sentence)
-        if window and int(window.group(1)) != RETURN_WINDOW_DAYS and not sentence.rstrip().endswith("?"):
+        if window and _days(window) != RETURN_WINDOW_DAYS:
             hits.add((POLICY_CLAIM, "window_days"))
     if _FAKE_ROLE_TAG.search(view):
         hits.add((FAKE_ROLE_TAG, "role_markup"))
@@ -529,7 +542,8 @@ def explain(text: str) -> set[tuple[str, str]]:
             hits |= _rule_hits(clauses, weak)
     if len(_LEET_MIX.findall(text.casefold())) >= 3:
         weak.add("leetspeak")
-    if len(weak) >= 2 or ("freedom" in weak and hits):
+    # Soft signals ("the assistant", "approve", "hypothetically") are everyday words: two of them are a customer.
+    if (len(weak) >= 2 and weak - _SOFT_SIGNALS) or len(weak) >= 3 or ("freedom" in weak and hits):
         # Named per signal, so the evaluation can count how often each one takes part.
         hits.update((ROLE_PLAY_JAILBREAK, f"weak:{name}") for name in weak)
     if not _SPREAD_HINT.search(text):

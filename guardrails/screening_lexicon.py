@@ -39,22 +39,28 @@ SETUP_STRONG = (
     r"content polic(?:y|ies)|safety (?:rules|settings|filters|guidelines|protocols?)|pre-?prompt|(?:initial|original|"
     r"hidden|secret|internal|core|base|developer|underlying) (?:prompts?|orders|instructions|rules|directives|"
     r"guidelines|configuration|setup|text|messages?|part)|(?:rules|instructions|guidelines|prompt|directives|"
-    r"restrictions|guidance|words|text|lines|sentences?|message) (?:that )?(?:you (?:follow|obey|were (?:given|"
-    r"set up with|configured with|told|initiali[sz]ed with|loaded with|fed)|have been given|'ve been given|received|"
-    r"got|operate under|run on|started with)|(?:the |your )?(?:developers?|creators?|operators?|bookly|admins?|"
-    r"company|anthropic|openai|makers?) (?:gave|wrote|provided|set|loaded|programmed)(?: into)? you)|(?:messages?|"
-    r"instructions?|text|notes?|rules) from (?:the )?(?:system|developers?|operator|admins?)|who you (?:are|were)|"
-    r"your (?:identity|true self|purpose)|(?:the )?(?:bookstore|bookly|support|customer service|book|"
-    r"store)(?:'?s)? (?:rules|policies|guidelines|stuff|thing|role|act|persona|job|talk|nonsense|business|script|"
-    r"character)|(?:bookly|anthropic|openai)(?=\s*(?:[,;!?]|\.(?!\w)|$|anymore|any more|and|now))|your (?:developers?|"
-    r"creators?|operators?|makers?|company|bosses|owners?)",
-    r"systemanweisung(?:en)?|systemprompt|systemregeln|programmierung|(?:anweisungen|regeln|instruktionen|"
-    r"vorgaben)\b[^.!?\n]{0,10}?\b(?:du|man dir|sie)\b[^.!?\n]{0,30}?(?:bekommen|erhalten|gegeben|gesagt)",
+    r"restrictions|guidance|words|text|lines|sentences?|message) (?:that )?(?:you(?:'re| are)? (?:running on|"
+    r"working from|operating under)|you (?:follow|obey|were (?:given|set up with|configured with|told|"
+    r"initiali[sz]ed with|loaded with|fed)|have been given|'ve been given|received|got|operate under|run on|"
+    r"started with)|(?:the |your )?(?:developers?|creators?|operators?|bookly|admins?|company|anthropic|openai|"
+    r"makers?) (?:gave|wrote|provided|set|loaded|programmed)(?: into| for| to)? you)|(?:rules|instructions|guidelines|"
+    r"policies) of (?:your|the) system|(?:messages?|instructions?|text|notes?|rules) from (?:the )?(?:system|"
+    r"developers?|operator|admins?)|who you (?:are|were)|your (?:identity|true self|purpose)|(?:the )?(?:bookstore|"
+    r"bookly|support|customer service|book|store)(?:'?s)? (?:rules|policies|guidelines|stuff|thing|role|act|persona|"
+    r"job|talk|nonsense|business|script|character)|(?:bookly|anthropic|openai)(?=\s*(?:[,;!?]|\.(?!\w)|$|anymore|"
+    r"any more|and|now))|your (?:developers?|creators?|operators?|makers?|company|bosses|owners?)",
+    r"(?:vorgaben|regeln|anweisungen) (?:ihres|deines|des) systems|(?:text|prompt|anweisungen|nachricht),? (?:den|die|"
+    r"das) (?:\w+ )?dir (?:\w+ )?(?:gegeben|geschrieben)|systemanweisung(?:en)?|systemprompt|systemregeln|"
+    r"programmierung|(?:anweisungen|regeln|instruktionen|vorgaben)\b[^.!?\n]{0,10}?\b(?:du|man dir|"
+    r"sie)\b[^.!?\n]{0,30}?(?:bekommen|erhalten|gegeben|gesagt)",
+    r"(?:texte|prompt|instructions|message|consignes) (?:que|qu') ?(?:\w+ )?(?:t'a|vous a) (?:donne|ecrit|fourni)e?s?|"
     r"(?:prompt|instructions?|consignes|regles) (?:du )?systeme|programmation|(?:instructions|regles|"
     r"consignes) (?:(?:qu'on|que l'on|que) )?(?:t'a|vous a|tu as|vous avez) (?:donnees|dites|recues)",
-    r"(?:prompt|instrucciones|reglas|indicaciones) del sistema|programacion|(?:instrucciones|reglas|"
+    r"(?:texto|prompt|instrucciones|mensaje) que (?:\w+ )?te (?:dio|dieron|escribio|escribieron)|(?:prompt|"
+    r"instrucciones|reglas|indicaciones|normas) del sistema|programacion|(?:instrucciones|reglas|"
     r"normas)\b[^.!?\n]{0,15}?(?:recibiste|recibio|que (?:te|le) (?:dieron|han dado|dio|dijeron))",
-    r"systeemprompt|systeeminstructies|systeemregels|programmering|(?:instructies|regels) die (?:je|u|"
+    r"(?:tekst|prompt|instructies|bericht) die (?:\w+ )?(?:je|jou|u) (?:heeft )?(?:gegeven|geschreven)|systeemprompt|"
+    r"systeeminstructies|systeemregels|programmering|(?:instructies|regels) die (?:je|u|"
     r"jij)\b[^.!?\n]{0,30}?(?:gekregen|gegeven|verteld)",
 )
 SETUP_WEAK = (
@@ -114,16 +120,16 @@ VOID = (
     r"does not|do not|didn'?t) (?:apply|matter|count|exist)(?! to (?:ebooks|gift|personali))|matters? (?:now|anymore|"
     r"any more)|(?:was|were|is|are) (?:written|sent|added|inserted) by (?:an? )?(?:attacker|hacker|someone else)|"
     r"(?:consider|treat|regard|deem)\w* .{0,60}(?:void|null|obsolete|optional|invalid|irrelevant|cancell?ed)|aside|"
-    r"to one side|(?:have|has|were|was) (?:just |now )?(?:been )?(?:updated|changed|modified|replaced|revised|amended|"
-    r"rewritten|overwritten|reset)",
-    r"(?:gelten|gilt)\b[^.!?\n]{0,30}?\bnicht mehr|(?:sind|ist)\b[^.!?\n]{0,30}?\b(?:aufgehoben|ungultig|"
-    r"ausser kraft)|aufgehoben",
-    r"ne s'appliquen?t plus|ne (?:sont|est) plus (?:valables?|en vigueur)|(?:sont|est) (?:desormais |"
-    r"maintenant )?(?:annulee?s?|suspendue?s?|caduque?s?|obsoletes?|levee?s?)",
-    r"ya no (?:se )?(?:aplican?|valen?|cuentan?|son validas?)|(?:estan|esta|quedan?) (?:ahora )?(?:anulad[oa]s?|"
-    r"suspendid[oa]s?|obsolet[oa]s?|sin efecto)",
-    r"laat\b[^.!?\n]{0,40}?\blos\b|(?:gelden|geldt|tellen|telt)\b[^.!?\n]{0,30}?\bniet meer|(?:zijn|"
-    r"is) (?:nu )?(?:vervallen|ongeldig|opgeheven|geschrapt)",
+    r"to one side|(?:is|are) (?:just |only )?a draft|outdated|(?:don'?t|do not) apply|blank slate|(?:have|has|were|"
+    r"was) (?:just |now )?(?:been )?(?:updated|changed|modified|replaced|revised|amended|rewritten|overwritten|reset)",
+    r"beiseite|veraltet|schluss mit|nicht (?:mehr )?anwenden|(?:gelten|gilt)\b[^.!?\n]{0,30}?\bnicht mehr|(?:sind|"
+    r"ist)\b[^.!?\n]{0,30}?\b(?:aufgehoben|ungultig|ausser kraft)|aufgehoben",
+    r"de cote|obsoletes?|perimee?s?|n'applique(?:z)? pas|ne s'appliquen?t plus|ne (?:sont|est) plus (?:valables?|"
+    r"en vigueur)|(?:sont|est) (?:desormais |maintenant )?(?:annulee?s?|suspendue?s?|caduque?s?|obsoletes?|levee?s?)",
+    r"a un lado|obsolet[oa]s|no (?:apliques|aplique)|ya no (?:se )?(?:aplican?|valen?|cuentan?|son validas?)|(?:estan|"
+    r"esta|quedan?) (?:ahora )?(?:anulad[oa]s?|suspendid[oa]s?|obsolet[oa]s?|sin efecto)",
+    r"opzij|verouderd|niet (?:meer )?toepassen|laat\b[^.!?\n]{0,40}?\blos\b|(?:gelden|geldt|tellen|"
+    r"telt)\b[^.!?\n]{0,30}?\bniet meer|(?:zijn|is) (?:nu )?(?:vervallen|ongeldig|opgeheven|geschrapt)",
 )
 
 # Announcing a replacement: "new instructions:", "your real task is".
@@ -253,17 +259,20 @@ PERSONA = (
     r"you'?re|that you are)|you (?:are|will) (?:act|play|take on|assume) (?:as|the role)|assume the (?:role|persona|"
     r"identity)|(?:new|alter|alternate|alternative) (?:persona|ego|personality)|(?:let'?s play|pretend|imagine|"
     r"from now on|for the rest of (?:this|the|our) (?:chat|conversation))\b[^.!?\n]{0,15}?you(?:'re| are) (?:a|an|"
-    r"\w+,)|for the rest of (?:this|the|our) (?:chat|conversation),? you|let'?s play a game|do anything now|"
-    r"(?:developer|dev|god|jailbreak|dan|evil|chaos|opposite|sudo|unrestricted|unfiltered|admin|administrator|debug|"
-    r"maintenance|diagnostic|superuser|root|unsafe|no-?limits?) mode|(?:must|will|should|shall) (?:now )?(?:act|"
-    r"behave|respond) (?:as|like)|act as \w*(?:bot|gpt|ai)\b|(?:you are|you'?re) (?:not|no longer) (?:bookly|"
-    r"an? (?:bookly|support|customer service|assistant))|(?:you are|you'?re) (?:now )?(?:a |an )?(?:free|unrestricted|"
-    r"different|new|rogue|alternative) (?:ai|assistant|bot|model|chatbot)|play pretend|make[- ]believe|stay in role|"
-    r"(?:two|2|dual|both) (?:responses|answers|personalities|personas|replies|characters)|as both|(?:you are|you'?re|"
-    r"be|become|act as|pretend to be) (?:the )?dan\b(?!')|your (?:new )?(?:persona|character) is",
+    r"\w+,)|for the rest of (?:this|the|our) (?:chat|conversation),? you|(?:be|sei|sois|se|wees) (?:jetzt |"
+    r"now )?(?:my|mein\w*|mon|ma|mi|mijn) (?:\w+ ){0,2}\w+,? (?:who|that|der|die|qui|que)\b|let'?s play a game|"
+    r"do anything now|(?:developer|dev|god|jailbreak|dan|evil|chaos|opposite|sudo|unrestricted|unfiltered|admin|"
+    r"administrator|debug|maintenance|diagnostic|superuser|root|unsafe|no-?limits?) mode|(?:must|will|should|"
+    r"shall) (?:now )?(?:act|behave|respond) (?:as|like)|act as \w*(?:bot|gpt|ai)\b|(?:you are|you'?re) (?:not|"
+    r"no longer) (?:bookly|an? (?:bookly|support|customer service|assistant))|(?:you are|you'?re) (?:now )?(?:a |"
+    r"an )?(?:free|unrestricted|different|new|rogue|alternative) (?:ai|assistant|bot|model|chatbot)|play pretend|"
+    r"make[- ]believe|stay in role|(?:two|2|dual|both) (?:responses|answers|personalities|personas|replies|"
+    r"characters)|as both|(?:you are|you'?re|be|become|act as|pretend to be) (?:the )?dan\b(?!')|"
+    r"your (?:new )?(?:persona|character) is",
     r"du bist (?:jetzt|nun|ab sofort|ab jetzt)|ab (?:jetzt|sofort) bist du|spiel(?:e|en)? (?:die|eine) rolle|"
-    r"du spielst (?:jetzt |nun |ab sofort )?(?:die rolle|einen?|den|die)|tu so,? als (?:ob )?(?:du|wurdest)|"
-    r"verhalte dich (?:wie|als)|sie sind (?:jetzt|nun|ab sofort)",
+    r"ab (?:jetzt|sofort) (?:antwortest|bist|sprichst|handelst|spielst) du|du spielst (?:jetzt |nun |"
+    r"ab sofort )?(?:die rolle|einen?|den|die)|tu so,? als (?:ob )?(?:du|wurdest)|verhalte dich (?:wie|als)|"
+    r"sie sind (?:jetzt|nun|ab sofort)",
     r"(?:tu es|vous etes) (?:maintenant|desormais|a present)|(?:jouer|joue|jouez) (?:le|un) role|(?:fais|"
     r"faites) (?:comme si (?:tu|vous)|semblant)|(?:agis|agissez) (?:comme|en tant que)|a partir de maintenant,? (?:tu|"
     r"vous)",
@@ -318,10 +327,11 @@ NO_REFUSAL = (
 FREEDOM_YOU = (
     r"(?:you are|you'?re) (?:now |finally )?(?:free|unrestricted|unfiltered|uncensored|jailbroken|unbound|liberated|"
     r"unchained)\b(?! (?:to (?:choose|pick|ask|contact|call|email)|shipping|of charge))|you (?:have|now have|"
-    r"'ve got) no (?:rules|restrictions|limits|limitations|filters|guidelines|boundaries|constraints)|you (?:are|'re|"
-    r"will be) (?:now |hereby )?(?:no longer|not) (?:bound|restricted|limited|constrained|governed)|you (?:don'?t|"
-    r"do not|no longer) (?:have to|need to|must) (?:follow|obey|respect|adhere to|stick to) (?:any|the|your|those|"
-    r"these|bookly'?s?)? ?(?:\w+ )?(?:rules|instructions|guidelines|policies|restrictions|programming|prompt)",
+    r"'ve got) no (?:prior |previous )?(?:rules|restrictions|limits|limitations|filters|guidelines|boundaries|"
+    r"constraints|instructions)|you (?:have|now have) a blank slate|you (?:are|'re|will be) (?:now |"
+    r"hereby )?(?:no longer|not) (?:bound|restricted|limited|constrained|governed)|you (?:don'?t|do not|"
+    r"no longer) (?:have to|need to|must) (?:follow|obey|respect|adhere to|stick to) (?:any|the|your|those|these|"
+    r"bookly'?s?)? ?(?:\w+ )?(?:rules|instructions|guidelines|policies|restrictions|programming|prompt)",
     r"du bist (?:jetzt |nun )?(?:frei|an keine regeln gebunden)|du hast keine (?:regeln|grenzen)|(?:du musst|"
     r"sie mussen) (?:dich|sich) (?:nicht|nicht mehr|nie) (?:mehr )?an\b[^.!?\n]{0,25}?halten",
     r"tu es (?:maintenant |desormais )?libre|tu n'as (?:plus )?aucune (?:regle|limite)|(?:tu n'as|"
@@ -337,10 +347,14 @@ ALLEGIANCE = (
     r"follow) (?:only )?(?:me|mine|my)\b|(?:obey|follow|listen to) (?:only )?(?:me|mine),? (?:instead|only|now|not)|"
     r"(?:only|just) (?:obey|follow|listen to) (?:me|my)\b|nobody else'?s|(?:obey|follow|listen to) (?:me|"
     r"mine),? not (?:bookly|your|them)",
-    r"du (?:arbeitest|dienst) (?:jetzt |nun )?(?:nur )?fur mich|gehorche (?:nur )?mir",
-    r"(?:tu travailles|vous travaillez) (?:maintenant |desormais )?pour moi|obei(?:s|ssez)(?:-moi| a moi)",
-    r"(?:ahora )?trabajas para mi|obedeceme|obedezcame",
-    r"(?:jij |je )?werkt nu voor mij|gehoorzaam (?:alleen )?mij",
+    r"(?:folge|befolge) (?:ab jetzt )?nur (?:noch )?(?:mir|meinen?)|du (?:arbeitest|dienst) (?:jetzt |"
+    r"nun )?(?:nur )?fur mich|gehorche (?:nur )?mir",
+    r"(?:suis|suivez) (?:desormais |maintenant )?(?:uniquement|seulement) (?:les miennes|mes)|(?:tu travailles|"
+    r"vous travaillez) (?:maintenant |desormais )?pour moi|obei(?:s|ssez)(?:-moi| a moi)",
+    r"sig(?:ue|a) (?:ahora )?(?:solo|solamente|unicamente) (?:las mias|mis)|(?:ahora )?trabajas para mi|obedeceme|"
+    r"obedezcame",
+    r"(?:volg|volgt) (?:vanaf nu )?(?:alleen|enkel|uitsluitend) (?:mijn|mij)|(?:jij |je )?werkt nu voor mij|"
+    r"gehoorzaam (?:alleen )?mij",
 )
 # Questions about how the assistant was set up.
 SELF_QUESTION = (
@@ -406,7 +420,8 @@ CONTROL_PHRASE = (
 # Fiction frames that suspend the rules only together with another signal.
 FICTION = (
     r"hypothetical(?:ly)?|thought experiment|fictional (?:world|scenario|universe|story)|imagine (?:a world|that)|"
-    r"in a world where|alternate (?:universe|reality)|let'?s (?:say|pretend|imagine)|pretend|suppose|assume",
+    r"in a world where|simulation|simulated|training exercise|test scenario|sandbox|alternate (?:universe|reality)|"
+    r"let'?s (?:say|pretend|imagine)|pretend|suppose|assume",
     r"hypothetisch|stell dir vor",
     r"hypothetique(?:ment)?|imagine que|imaginons",
     r"hipotetic[oa]|imagina que|supongamos",
@@ -459,15 +474,17 @@ FORMAT_CONTROL = (
 
 # Claims to speak for the store (self) or to carry its approval (third party).
 AUTHORITY_SELF = (
-    r"(?:message|note|word|instructions?|orders?|notice) from (?:the )?bookly|on behalf of (?:the )?bookly|(?:i'm|"
-    r"i am) (?:a |an |the )?bookly (?:\w+ )?(?:lead|manager|agent|staff|employee|supervisor|rep|representative)|"
-    r"bookly (?:\w+ )?(?:desk|team|department|management|hq|headquarters)|im auftrag (?:der|von|"
-    r"des) [^.!?\n]{0,20}?bookly|de la part de [^.!?\n]{0,20}?bookly|de parte de [^.!?\n]{0,20}?bookly|"
-    r"namens [^.!?\n]{0,20}?bookly|bookly-\w+|(?:i'm|i am|i work)\b(?:(?!customer|client|member|"
-    r"shopper)[^.!?\n]){0,30}?\b(?:at|for|with|from|in) (?:bookly|the store|this store|your (?:store|company|team|"
-    r"shop))|(?:bookly|store|shop) (?:\w+ ){0,2}(?:department|team|hq|headquarters|management|office|staff) (?:here|"
-    r"speaking)|(?:i am|i'm|as) (?:the |a |an )?(?:\w+ )?(?:store |shop )?(?:manager|supervisor|director|"
-    r"administrator)|(?:i am|i'm|im|this is|as|speaking as|i work (?:at|for|in)|i'm from|i am from|"
+    r"(?:hq|headquarters|head office|zentrale|hauptsitz|siege|sede(?: central)?|hoofdkantoor|direction|direccion|"
+    r"directie|geschaftsleitung|management) (?:\w+ )?(?:of|von|de|van|der|des) bookly|bookly'?s (?:head|chief|"
+    r"director|vp|lead|manager)|(?:message|note|word|instructions?|orders?|notice) from (?:the )?bookly|"
+    r"on behalf of (?:the )?bookly|(?:i'm|i am) (?:a |an |the )?bookly (?:\w+ )?(?:lead|manager|agent|staff|employee|"
+    r"supervisor|rep|representative)|bookly (?:\w+ )?(?:desk|team|department|management|hq|headquarters)|"
+    r"im auftrag (?:der|von|des) [^.!?\n]{0,20}?bookly|de la part de [^.!?\n]{0,20}?bookly|"
+    r"de parte de [^.!?\n]{0,20}?bookly|namens [^.!?\n]{0,20}?bookly|bookly-\w+|(?:i'm|i am|i work)\b(?:(?!customer|"
+    r"client|member|shopper)[^.!?\n]){0,30}?\b(?:at|for|with|from|in) (?:bookly|the store|this store|your (?:store|"
+    r"company|team|shop))|(?:bookly|store|shop) (?:\w+ ){0,2}(?:department|team|hq|headquarters|management|office|"
+    r"staff) (?:here|speaking)|(?:i am|i'm|as) (?:the |a |an )?(?:\w+ )?(?:store |shop )?(?:manager|supervisor|"
+    r"director|administrator)|(?:i am|i'm|im|this is|as|speaking as|i work (?:at|for|in)|i'm from|i am from|"
     r"we are)\b[^.!?\n]{0,20}?(?:bookly'?s?|the (?:store|shop)'?s?|your) (?:\w+ )?(?:team|department|staff|manager|"
     r"supervisor|employee|office|hq|management|admin|engineer|developer|agent|support|lead)|(?:i am|i'm|im|this is|as|"
     r"speaking as) (?:a |an |the |your )?(?:bookly (?:employee|staff|agent|admin|manager|engineer|developer|support|"
@@ -500,11 +517,12 @@ AUTHORITY_OTHER = (
 # What authority is claimed for: permission, an exception, approval of a return or refund.
 PRIVILEGE = (
     r"authori[sz]\w*|allowed to|permitted to|permission|clearance|cleared|signed off|approv\w*|grant\w*|okayed|ok'?d|"
-    r"override|overrule|waive\w*|skip|bypass|exception|push (?:\w+ ){0,3}through|(?:telling|instructing|ordering) you",
-    r"berechtigt|befugt|genehmig\w*|freigeb\w*|freigegeben|darf|erlaubt|ausnahme",
-    r"autoris\w*|j'autorise|habilite\w*|approuv\w*|valid\w*|exception|peux|pouvez",
-    r"autoriz\w*|aprob\w*|apruebo|excepcion|puedes|puede",
-    r"bevoegd|gemachtigd|goedkeur\w*|goedgekeurd|keur\b[^.!?\n]{0,30}\bgoed|mag|uitzondering",
+    r"override|overrule|waive\w*|skip|bypass|exception|regardless|push (?:\w+ ){0,3}through|(?:telling|instructing|"
+    r"ordering) you",
+    r"ordne\b[^.!?\n]{0,40}?\ban|anordnen|berechtigt|befugt|genehmig\w*|freigeb\w*|freigegeben|darf|erlaubt|ausnahme",
+    r"ordonne\w*|autoris\w*|j'autorise|habilite\w*|approuv\w*|valid\w*|exception|peux|pouvez",
+    r"orden\w*|autoriz\w*|aprob\w*|apruebo|excepcion|puedes|puede",
+    r"opdracht|bevoegd|gemachtigd|goedkeur\w*|goedgekeurd|keur\b[^.!?\n]{0,30}\bgoed|mag|uitzondering",
 )
 # What such a permission is about: a refund, a return, the window, a check.
 POLICY_OBJECT = (
@@ -534,28 +552,29 @@ SKIP_CHECK = (
 
 # Rules of the store said to have changed: "policy update", "the window has been extended".
 POLICY_CHANGE = (
-    r"(?:starting|from|since) (?:today|now|this (?:week|month|morning))|(?:window|limit|period|deadline|policy|"
-    r"rule)s? (?:is|are) now|now (?:\d+|refunds?|accepts?|allows?|covers?|takes? back|offers?)\b|polic(?:y|"
-    r"ies) (?:update|change)|(?:new|updated|revised|changed|latest) (?:return |refund |shipping |bookly )?polic(?:y|"
-    r"ies)|(?:update|announcement|notice|memo)\s*:|effective (?:today|immediately|now|as of)|as of (?:today|"
-    r"this (?:morning|week)|now)|(?:has|have|was|were) (?:now |just )?(?:been )?(?:\w+ ){0,3}?(?:extended|increased|"
-    r"raised|changed|updated|removed|lifted|waived|dropped|scrapped|abolished|ended|relaxed|cancell?ed)|"
-    r"no longer (?:applies|apply|exists?|valid|in effect)|(?:now|no longer) (?:refunds?|accepts?|allows?|covers?|"
-    r"requires?|required|applies|apply|needed)|(?:bookly|the store|management|hq|headquarters) (?:just |has |have |"
-    r"recently )?(?:announced|decided|changed|updated)|(?:per|according to|as per) (?:the |today'?s |a |the latest |"
-    r"the new |this week'?s )?(?:memo|announcement|notice|update|email from bookly)",
-    r"(?:gilt|gelten)\b[^.!?\n]{0,30}?\bnicht mehr|neuen? (?:richtlinie|regelung|regel)|neuer richtlinie|"
-    r"richtlinie (?:geandert|aktualisiert)|(?:ab|seit) (?:heute|sofort)|(?:wurde|wurden|ist|"
-    r"sind)\b[^.!?\n]{0,25}?\b(?:verlangert|geandert|aufgehoben|erhoht|erweitert)",
-    r"ne s'applique(?:nt)? plus|nouvel(?:le)? (?:politique|regle|reglement)|politique (?:mise a jour|modifiee)|"
-    r"(?:a partir|depuis) (?:d')?aujourd'hui|desormais|(?:a|ont) ete\b[^.!?\n]{0,20}?(?:prolonge|modifie|etendu|"
-    r"augmente)e?s?",
-    r"ya no (?:se )?aplica|(?:nueva|actualizacion de (?:la )?) ?politica|politica (?:actualizada|cambiada)|"
-    r"(?:a partir de|desde) hoy|(?:ha|han) sido\b[^.!?\n]{0,20}?(?:ampliad|cambiad|modificad|extendid|aumentad)[oa]s?|"
-    r"ahora (?:las )?devoluciones",
-    r"(?:geldt|gelden)\b[^.!?\n]{0,30}?\bniet meer|nieuwe? (?:beleid|reglement)|beleid (?:gewijzigd|aangepast)|"
-    r"(?:vanaf|sinds) (?:vandaag|nu)|voortaan|(?:is|zijn|werd|wordt)\b[^.!?\n]{0,25}?\b(?:verlengd|gewijzigd|"
-    r"aangepast|verhoogd)",
+    r"(?:new|updated|revised|latest|changed) (?:terms|conditions|t&cs?)|(?:starting|from|since) (?:today|now|"
+    r"this (?:week|month|morning))|(?:window|limit|period|deadline|policy|rule)s? (?:is|are) now|now (?:\d+|refunds?|"
+    r"accepts?|allows?|covers?|takes? back|offers?)\b|polic(?:y|ies) (?:update|change)|(?:new|updated|revised|changed|"
+    r"latest) (?:return |refund |shipping |bookly )?polic(?:y|ies)|(?:update|announcement|notice|memo)\s*:|"
+    r"effective (?:today|immediately|now|as of)|as of (?:today|this (?:morning|week)|now)|(?:has|have|was|"
+    r"were) (?:now |just )?(?:been )?(?:\w+ ){0,3}?(?:extended|increased|raised|changed|updated|removed|lifted|waived|"
+    r"dropped|scrapped|abolished|ended|relaxed|cancell?ed)|no longer (?:applies|apply|exists?|valid|in effect)|(?:now|"
+    r"no longer) (?:refunds?|accepts?|allows?|covers?|requires?|required|applies|apply|needed)|(?:bookly|the store|"
+    r"management|hq|headquarters) (?:just |has |have |recently )?(?:announced|decided|changed|updated)|(?:per|"
+    r"according to|as per) (?:the |today'?s |a |the latest |the new |this week'?s )?(?:memo|announcement|notice|"
+    r"update|email from bookly)",
+    r"neuen? (?:agb|bedingungen|geschaftsbedingungen)|(?:gilt|gelten)\b[^.!?\n]{0,30}?\bnicht mehr|"
+    r"neuen? (?:richtlinie|regelung|regel)|neuer richtlinie|richtlinie (?:geandert|aktualisiert)|(?:ab|seit) (?:heute|"
+    r"sofort)|(?:wurde|wurden|ist|sind)\b[^.!?\n]{0,25}?\b(?:verlangert|geandert|aufgehoben|erhoht|erweitert)",
+    r"nouvelles conditions|ne s'applique(?:nt)? plus|nouvel(?:le)? (?:politique|regle|reglement)|"
+    r"politique (?:mise a jour|modifiee)|(?:a partir|depuis) (?:d')?aujourd'hui|desormais|(?:a|"
+    r"ont) ete\b[^.!?\n]{0,20}?(?:prolonge|modifie|etendu|augmente)e?s?",
+    r"nuevas condiciones|ya no (?:se )?aplica|(?:nueva|actualizacion de (?:la )?) ?politica|politica (?:actualizada|"
+    r"cambiada)|(?:a partir de|desde) hoy|(?:ha|han) sido\b[^.!?\n]{0,20}?(?:ampliad|cambiad|modificad|extendid|"
+    r"aumentad)[oa]s?|ahora (?:las )?devoluciones",
+    r"nieuwe voorwaarden|(?:geldt|gelden)\b[^.!?\n]{0,30}?\bniet meer|nieuwe? (?:beleid|reglement)|"
+    r"beleid (?:gewijzigd|aangepast)|(?:vanaf|sinds) (?:vandaag|nu)|voortaan|(?:is|zijn|werd|"
+    r"wordt)\b[^.!?\n]{0,25}?\b(?:verlengd|gewijzigd|aangepast|verhoogd)",
 )
 # What such a change would be about.
 POLICY_SUBJECT = (
@@ -569,10 +588,22 @@ POLICY_SUBJECT = (
 
 # A return window named with a number of days: "the return window is 120 days" (checked against the policy).
 WINDOW_DAYS = (
-    r"(?:return |refund |returns )?(?:window|period|deadline|time limit)|returns? (?:are|is) (?:accepted|allowed|"
+    r"(?:return |refund |returns )?(?:window|period|deadline|time limit)|returns? (?:are |is )?(?:accepted|allowed|"
     r"possible)|(?:ruckgabe|umtausch)?frist|ruckgaben? (?:sind|ist)|(?:delai|periode) de retour|retours? (?:sont|est)|"
     r"plazo(?: de devolucion)?|periodo de devolucion|devoluciones (?:son|es)|(?:retour)?termijn|retourneren (?:kan|"
     r"mag)",
 )
-DAYS = r"(\d{1,3})[- ]?(?:days?|tage[n]?|jours|dias|dagen)"
-WINDOW_LINK = r"is|are|of|to|=|:|now|ist|sind|auf|est|sont|de|a|es|son|van|naar|nu|jetzt|maintenant|ahora|betragt"
+DAYS = r"(\d{1,3})[- ]?(days?|tage[n]?|jours|dias|dagen|months?|monate[n]?|mois|meses|maanden)"
+WINDOW_LINK = (
+    r"is|are|of|to|=|:|now|up to|until|bis|jusqu'a|hasta|tot|ist|sind|auf|est|sont|de|a|es|son|van|naar|nu|jetzt|"
+    r"maintenant|ahora|betragt"
+)
+
+# Verbs that decide a case, said to the assistant: a weak signal, next to another one an attack.
+DECISION = (
+    r"approve|authori[sz]e|grant|waive|sign off",
+    r"genehmig\w*|freigeben",
+    r"valide[rz]?|approuve[rz]?|autorise[rz]?",
+    r"aprueba|apruebe|autoriza|autorice",
+    r"keur\b[^.!?\n]{0,30}\bgoed|goedkeuren",
+)
