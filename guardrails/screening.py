@@ -373,7 +373,15 @@ _ALONE = (
     (INSTRUCTION_OVERRIDE, "control_phrase", re.compile(_slot(lex.CONTROL_PHRASE))),
     (PROMPT_EXTRACTION, "self_question", re.compile(_slot(lex.SELF_QUESTION))),
     # A set-up word as a noun: "system prompt", not "the system prompts me to log in".
-    (PROMPT_EXTRACTION, "internal_noun", re.compile(rf"{_slot(lex.INTERNAL_NOUN)}(?!\s+(?:me|you|us|them|to)\b)")),
+    # ... and not a screen's pop-up: "the system prompt on the checkout page asked for my phone".
+    (
+        PROMPT_EXTRACTION,
+        "internal_noun",
+        re.compile(
+            rf"{_slot(lex.INTERNAL_NOUN)}(?!\s+(?:me|you|us|them|to|asked|asks|said|says|popped|appeared|showed|"
+            r"(?:on|in) (?:the|my|your) (?:checkout|website|site|page|app|screen|phone))\b)"
+        ),
+    ),
     (ROLE_PLAY_JAILBREAK, "persona", re.compile(_slot(lex.PERSONA))),
     (ROLE_PLAY_JAILBREAK, "freedom_you", re.compile(_slot(lex.FREEDOM_YOU))),
     (AUTHORITY_CLAIM, "privilege_claim", re.compile(_slot(lex.PRIVILEGE_CLAIM))),
@@ -390,6 +398,10 @@ _WEAK = (
     ("interrupt", re.compile(_slot(lex.INTERRUPT))),
     ("decision", re.compile(_slot(lex.DECISION))),
 )
+_ANY_DAYS = re.compile(rf"(?<!\w){lex.DAYS}(?!\w)")
+_WINDOW_CHANGE = re.compile(_slot(lex.WINDOW_CHANGE))
+_ELAPSED = re.compile(_slot(lex.ELAPSED))
+_RETURN_SUBJECT = re.compile(_slot(lex.RETURN_SUBJECT))
 _SOFT_SIGNALS = frozenset({"ai_meta", "decision", "fiction"})
 _AUTHORITY_SELF = re.compile(_slot(lex.AUTHORITY_SELF))
 _AUTHORITY_OTHER = re.compile(_slot(lex.AUTHORITY_OTHER))
@@ -504,6 +516,15 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
         window = _WINDOW_DAYS.search(sentence)
         if window and _days(window) != RETURN_WINDOW_DAYS:
             hits.add((POLICY_CLAIM, "window_days"))
+        days = _ANY_DAYS.search(sentence)
+        if (
+            days
+            and _days(days) != RETURN_WINDOW_DAYS
+            and _RETURN_SUBJECT.search(sentence)
+            and _WINDOW_CHANGE.search(sentence)
+            and not _ELAPSED.search(sentence)
+        ):
+            hits.add((POLICY_CLAIM, "window_change"))
     if _FAKE_ROLE_TAG.search(view):
         hits.add((FAKE_ROLE_TAG, "role_markup"))
     return hits

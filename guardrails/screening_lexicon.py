@@ -22,9 +22,9 @@ OVERRIDE_VERBS = (
     r"hort) auf|ausser acht|(?:befolge|befolgen|beachte|beachten) (?:sie )?(?:nicht|keine)|(?:halte|halt|"
     r"halten) (?:dich|sich|sie sich) (?:nicht|nicht mehr|nie) an|ausser kraft|(?:losche|loschen|setze|"
     r"setzen) (?:sie )?zuruck",
-    r"(?:arrete|arretez|cesse|cessez) de (?:suivre|respecter|obeir|appliquer)|ignor(?:ez|er|e)|oubli(?:ez|er|e)|"
-    r"(?:ne )?(?:pas )?(?:tiens|tenez|tenir) (?:plus |pas )?compte|(?:fais|faites) abstraction|outrepass(?:e|ez|er)|"
-    r"contourn(?:e|ez|er)|(?:ne )?(?:suis|suivez|respecte|respectez) plus",
+    r"laisse[rz]? tomber|(?:arrete|arretez|cesse|cessez) de (?:suivre|respecter|obeir|appliquer)|ignor(?:ez|er|e)|"
+    r"oubli(?:ez|er|e)|(?:ne )?(?:pas )?(?:tiens|tenez|tenir) (?:plus |pas )?compte|(?:fais|faites|faire) abstraction|"
+    r"outrepass(?:e|ez|er)|contourn(?:e|ez|er)|(?:ne )?(?:suis|suivez|respecte|respectez) plus",
     r"ignor(?:a|e|ar|ad)|olvid(?:a|e|ar|ate|ese|ad)|(?:no )?(?:hagas|haga|hagan) caso|(?:haz|haga) caso omiso|"
     r"omit(?:e|a|ir)|(?:deja|dejen|deje) de (?:seguir|obedecer|aplicar)|no (?:tengan?|tengas) en cuenta|no (?:sigas|"
     r"siga|obedezcas|obedezca)",
@@ -45,23 +45,26 @@ SETUP_STRONG = (
     r"started with)|(?:the |your )?(?:developers?|creators?|operators?|bookly|admins?|company|anthropic|openai|"
     r"makers?) (?:gave|wrote|provided|set|loaded|programmed)(?: into| for| to)? you)|(?:rules|instructions|guidelines|"
     r"policies) of (?:your|the) system|(?:messages?|instructions?|text|notes?|rules) from (?:the )?(?:system|"
-    r"developers?|operator|admins?)|who you (?:are|were)|your (?:identity|true self|purpose)|(?:the )?(?:bookstore|"
-    r"bookly|support|customer service|book|store)(?:'?s)? (?:rules|policies|guidelines|stuff|thing|role|act|persona|"
-    r"job|talk|nonsense|business|script|character)|(?:bookly|anthropic|openai)(?=\s*(?:[,;!?]|\.(?!\w)|$|anymore|"
-    r"any more|and|now))|your (?:developers?|creators?|operators?|makers?|company|bosses|owners?)",
+    r"developers?|operator|admins?)|who you (?:are|were)|your (?:identity|true self|purpose)|(?:rules|regeln|regels|"
+    r"regles|reglas|normas|instructions|anweisungen|instructies|instrucciones|consignes|policies|richtlinien|"
+    r"richtlijnen|vorgaben) (?:von|van|de|of|del|by|bei) bookly|support-?(?:kram|zeug|rolle|gedoe)|"
+    r"(?:the )?(?:bookstore|bookly|support|customer[- ]service|book|store)(?:'?s)? (?:rules|policies|guidelines|stuff|"
+    r"thing|role|act|persona|job|talk|nonsense|business|script|character)|(?:bookly|anthropic|openai)(?=\s*(?:[,;!?]|"
+    r"\.(?!\w)|$|anymore|any more|and|now))|your (?:developers?|creators?|operators?|makers?|company|bosses|owners?)",
+    r"(?:ihnen|dir) (?:erteilten|gegebenen|vorgegebenen|auferlegten) (?:anweisungen|regeln|vorgaben|instruktionen)|"
     r"(?:vorgaben|regeln|anweisungen) (?:ihres|deines|des) systems|(?:text|prompt|anweisungen|nachricht),? (?:den|die|"
     r"das) (?:\w+ )?dir (?:\w+ )?(?:gegeben|geschrieben)|systemanweisung(?:en)?|systemprompt|systemregeln|"
     r"programmierung|(?:anweisungen|regeln|instruktionen|vorgaben)\b[^.!?\n]{0,10}?\b(?:du|man dir|"
     r"sie)\b[^.!?\n]{0,30}?(?:bekommen|erhalten|gegeben|gesagt)",
-    r"(?:texte|prompt|instructions|message|consignes) (?:que|qu') ?(?:\w+ )?(?:t'a|vous a) (?:donne|ecrit|fourni)e?s?|"
-    r"(?:prompt|instructions?|consignes|regles) (?:du )?systeme|programmation|(?:instructions|regles|"
+    r"(?:texte|prompt|instructions|message|consignes) (?:que|qu') ?(?:\w+ )?(?:t'a|vous a) (?:donne|ecrit|fourni|"
+    r"impose|dit)e?s?|(?:prompt|instructions?|consignes|regles) (?:du )?systeme|programmation|(?:instructions|regles|"
     r"consignes) (?:(?:qu'on|que l'on|que) )?(?:t'a|vous a|tu as|vous avez) (?:donnees|dites|recues)",
-    r"(?:texto|prompt|instrucciones|mensaje) que (?:\w+ )?te (?:dio|dieron|escribio|escribieron)|(?:prompt|"
-    r"instrucciones|reglas|indicaciones|normas) del sistema|programacion|(?:instrucciones|reglas|"
-    r"normas)\b[^.!?\n]{0,15}?(?:recibiste|recibio|que (?:te|le) (?:dieron|han dado|dio|dijeron))",
-    r"(?:tekst|prompt|instructies|bericht) die (?:\w+ )?(?:je|jou|u) (?:heeft )?(?:gegeven|geschreven)|systeemprompt|"
-    r"systeeminstructies|systeemregels|programmering|(?:instructies|regels) die (?:je|u|"
-    r"jij)\b[^.!?\n]{0,30}?(?:gekregen|gegeven|verteld)",
+    r"(?:texto|prompt|instrucciones|mensaje) que (?:\w+ )?(?:te|le|les) (?:dio|dieron|escribio|escribieron|"
+    r"impusieron)|(?:prompt|instrucciones|reglas|indicaciones|normas) del sistema|programacion|(?:instrucciones|"
+    r"reglas|normas)\b[^.!?\n]{0,15}?(?:recibiste|recibio|que (?:te|le) (?:dieron|han dado|dio|dijeron))",
+    r"(?:tekst|prompt|instructies|bericht) die (?:\w+ )?(?:je|jou|u) (?:\w+ ){0,4}?(?:heeft |hebt )?(?:gegeven|"
+    r"geschreven|kreeg|gekregen)|systeemprompt|systeeminstructies|systeemregels|programmering|(?:instructies|"
+    r"regels) die (?:je|u|jij)\b[^.!?\n]{0,30}?(?:gekregen|gegeven|verteld)",
 )
 SETUP_WEAK = (
     r"instructions?|instruction set|prompts?|rules?|guidelines?|directives?|directions|guidance|restrictions?|"
@@ -86,7 +89,7 @@ YOUR = (
 SCOPE = (
     r"all|any|every|each|previous|prior|above|earlier|preceding|foregoing|former|original|initial|everything|anything|"
     r"whatever",
-    r"alle[nms]?|vorherigen?|bisherigen?|fruheren?|obigen?|vorangegangenen?|alles|vorher",
+    r"samtliche[nmr]?|alle[nms]?|vorherigen?|bisherigen?|fruheren?|obigen?|vorangegangenen?|alles|vorher",
     r"toutes?|tous|precedentes?|anterieures?|ci-dessus|tout",
     r"todas?|todos?|anteriores?|previas?|previos?|todo",
     r"alle|eerdere?|vorige?|voorgaande|bovenstaande|alles|voorheen",
@@ -345,8 +348,8 @@ FREEDOM_YOU = (
 ALLEGIANCE = (
     r"you (?:now |will |must |only |should )?(?:work for|answer to|obey|serve|take (?:your )?orders from|report to|"
     r"follow) (?:only )?(?:me|mine|my)\b|(?:obey|follow|listen to) (?:only )?(?:me|mine),? (?:instead|only|now|not)|"
-    r"(?:only|just) (?:obey|follow|listen to) (?:me|my)\b|nobody else'?s|(?:obey|follow|listen to) (?:me|"
-    r"mine),? not (?:bookly|your|them)",
+    r"(?:only|just) (?:obey|follow|listen to) (?:me|my)\b|(?:rules|instructions|orders)(?: that (?:count|matter|"
+    r"apply))? (?:are|is) mine|nobody else'?s|(?:obey|follow|listen to) (?:me|mine),? not (?:bookly|your|them)",
     r"(?:folge|befolge) (?:ab jetzt )?nur (?:noch )?(?:mir|meinen?)|du (?:arbeitest|dienst) (?:jetzt |"
     r"nun )?(?:nur )?fur mich|gehorche (?:nur )?mir",
     r"(?:suis|suivez) (?:desormais |maintenant )?(?:uniquement|seulement) (?:les miennes|mes)|(?:tu travailles|"
@@ -474,17 +477,19 @@ FORMAT_CONTROL = (
 
 # Claims to speak for the store (self) or to carry its approval (third party).
 AUTHORITY_SELF = (
-    r"(?:hq|headquarters|head office|zentrale|hauptsitz|siege|sede(?: central)?|hoofdkantoor|direction|direccion|"
-    r"directie|geschaftsleitung|management) (?:\w+ )?(?:of|von|de|van|der|des) bookly|bookly'?s (?:head|chief|"
-    r"director|vp|lead|manager)|(?:message|note|word|instructions?|orders?|notice) from (?:the )?bookly|"
-    r"on behalf of (?:the )?bookly|(?:i'm|i am) (?:a |an |the )?bookly (?:\w+ )?(?:lead|manager|agent|staff|employee|"
-    r"supervisor|rep|representative)|bookly (?:\w+ )?(?:desk|team|department|management|hq|headquarters)|"
-    r"im auftrag (?:der|von|des) [^.!?\n]{0,20}?bookly|de la part de [^.!?\n]{0,20}?bookly|"
-    r"de parte de [^.!?\n]{0,20}?bookly|namens [^.!?\n]{0,20}?bookly|bookly-\w+|(?:i'm|i am|i work)\b(?:(?!customer|"
-    r"client|member|shopper)[^.!?\n]){0,30}?\b(?:at|for|with|from|in) (?:bookly|the store|this store|your (?:store|"
-    r"company|team|shop))|(?:bookly|store|shop) (?:\w+ ){0,2}(?:department|team|hq|headquarters|management|office|"
-    r"staff) (?:here|speaking)|(?:i am|i'm|as) (?:the |a |an )?(?:\w+ )?(?:store |shop )?(?:manager|supervisor|"
-    r"director|administrator)|(?:i am|i'm|im|this is|as|speaking as|i work (?:at|for|in)|i'm from|i am from|"
+    r"bookly\b[^.!?\n]{0,30}?\b(?:here|speaking)|hier spricht (?:der |die |das )?bookly|ici (?:le |la |"
+    r"l')?(?:\w+ )?bookly|aqui (?:el |la )?(?:\w+ )?(?:de )?bookly|hier is (?:de )?(?:\w+ )?bookly|(?:hq|headquarters|"
+    r"head office|zentrale|hauptsitz|siege|sede(?: central)?|hoofdkantoor|direction|direccion|directie|"
+    r"geschaftsleitung|management) (?:\w+ )?(?:of|von|de|van|der|des) bookly|bookly'?s (?:head|chief|director|vp|lead|"
+    r"manager)|(?:message|note|word|instructions?|orders?|notice) from (?:the )?bookly|on behalf of (?:the )?bookly|"
+    r"(?:i'm|i am) (?:a |an |the )?bookly (?:\w+ )?(?:lead|manager|agent|staff|employee|supervisor|rep|"
+    r"representative)|bookly (?:\w+ )?(?:desk|team|department|management|hq|headquarters)|im auftrag (?:der|von|"
+    r"des) [^.!?\n]{0,20}?bookly|de la part de [^.!?\n]{0,20}?bookly|de parte de [^.!?\n]{0,20}?bookly|"
+    r"namens [^.!?\n]{0,20}?bookly|bookly-\w+|(?:i'm|i am|i work)\b(?:(?!customer|client|member|"
+    r"shopper)[^.!?\n]){0,30}?\b(?:at|for|with|from|in) (?:bookly|the store|this store|your (?:store|company|team|"
+    r"shop))|(?:bookly|store|shop) (?:\w+ ){0,2}(?:department|team|hq|headquarters|management|office|staff) (?:here|"
+    r"speaking)|(?:i am|i'm|as) (?:the |a |an )?(?:\w+ )?(?:store |shop )?(?:manager|supervisor|director|"
+    r"administrator)|(?:i am|i'm|im|this is|as|speaking as|i work (?:at|for|in)|i'm from|i am from|"
     r"we are)\b[^.!?\n]{0,20}?(?:bookly'?s?|the (?:store|shop)'?s?|your) (?:\w+ )?(?:team|department|staff|manager|"
     r"supervisor|employee|office|hq|management|admin|engineer|developer|agent|support|lead)|(?:i am|i'm|im|this is|as|"
     r"speaking as) (?:a |an |the |your )?(?:bookly (?:employee|staff|agent|admin|manager|engineer|developer|support|"
@@ -517,12 +522,13 @@ AUTHORITY_OTHER = (
 # What authority is claimed for: permission, an exception, approval of a return or refund.
 PRIVILEGE = (
     r"authori[sz]\w*|allowed to|permitted to|permission|clearance|cleared|signed off|approv\w*|grant\w*|okayed|ok'?d|"
-    r"override|overrule|waive\w*|skip|bypass|exception|regardless|push (?:\w+ ){0,3}through|(?:telling|instructing|"
-    r"ordering) you",
-    r"ordne\b[^.!?\n]{0,40}?\ban|anordnen|berechtigt|befugt|genehmig\w*|freigeb\w*|freigegeben|darf|erlaubt|ausnahme",
-    r"ordonne\w*|autoris\w*|j'autorise|habilite\w*|approuv\w*|valid\w*|exception|peux|pouvez",
-    r"orden\w*|autoriz\w*|aprob\w*|apruebo|excepcion|puedes|puede",
-    r"opdracht|bevoegd|gemachtigd|goedkeur\w*|goedgekeurd|keur\b[^.!?\n]{0,30}\bgoed|mag|uitzondering",
+    r"override|overrule|waive\w*|skip|bypass|exception|regardless|not (?:needed|necessary|required)|unnecessary|"
+    r"push (?:\w+ ){0,3}through|(?:telling|instructing|ordering) you",
+    r"entfallt|nicht (?:notig|erforderlich)|ordne\b[^.!?\n]{0,40}?\ban|anordnen|berechtigt|befugt|genehmig\w*|"
+    r"freigeb\w*|freigegeben|darf|erlaubt|ausnahme",
+    r"(?:n'est )?pas necessaire|ordonne\w*|autoris\w*|j'autorise|habilite\w*|approuv\w*|valid\w*|exception|peux|pouvez",
+    r"no (?:es )?necesari[oa]|orden\w*|autoriz\w*|aprob\w*|apruebo|excepcion|puedes|puede",
+    r"niet nodig|opdracht|bevoegd|gemachtigd|goedkeur\w*|goedgekeurd|keur\b[^.!?\n]{0,30}\bgoed|mag|uitzondering",
 )
 # What such a permission is about: a refund, a return, the window, a check.
 POLICY_OBJECT = (
@@ -538,8 +544,9 @@ SKIP_CHECK = (
     r"(?:skip|bypass|waive|ignore|disable|turn off|switch off|drop|override|circumvent|avoid|without|"
     r"no need for) (?:the |any |all |your |this |that )?(?:(?:email |identity |id |eligibility |account |security |"
     r"age |return )(?:verification|checks?|validation|confirmation)|verification|validation|authentication|"
-    r"eligibility(?: check)?|30-day (?:limit|window|rule)|return window)|without (?:any |the )?(?:usual )?(?:checks|"
-    r"checking)",
+    r"eligibility(?: check)?|30-day (?:limit|window|rule)|return window)|(?:eligibility |email |identity )?(?:check|"
+    r"verification) (?:is |isn'?t )?(?:not needed|not necessary|unnecessary|not required)|without (?:any |"
+    r"the )?(?:usual )?(?:checks|checking)",
     r"(?:ohne|uberspring\w*|auslassen) (?:die |jede )?(?:prufung|uberprufung|verifizierung|kontrolle|bestatigung)|"
     r"(?:prufung|uberprufung|verifizierung|kontrolle)\w* (?:\w+ )?(?:uberspringen|auslassen|ignorieren|weglassen)",
     r"sans (?:la |aucune )?(?:verification|controle|confirmation)|(?:saute|sautez|ignore[rz]?) (?:la |"
@@ -606,4 +613,20 @@ DECISION = (
     r"valide[rz]?|approuve[rz]?|autorise[rz]?",
     r"aprueba|apruebe|autoriza|autorice",
     r"keur\b[^.!?\n]{0,30}\bgoed|goedkeuren",
+)
+
+# "Returns are now 60 days": a change word next to a number of days; "since"/"ago" make it a customer's timeline.
+WINDOW_CHANGE = (
+    r"extended|increased|raised|changed|moved|now|jetzt|nun|maintenant|desormais|ahora|nu|voortaan|verlangert|"
+    r"prolonge\w*|ampliad\w*|verlengd"
+)
+ELAPSED = (
+    r"said|says|heard|someone|friend|zei|sagte|gehort|dit|entendu|dijo|oido|hoorde|"
+    r"since|ago|late|after|seit|depuis|hace|geleden|il y a|vor|nach|apres|despues|na|sinds"
+)
+
+# What a window is about (not the number of days itself).
+RETURN_SUBJECT = (
+    r"returns?|refunds?|window|policy|ruckgabe\w*|rucksendung\w*|\w*erstatt\w*|\w*frist|retours?|rembours\w*|delai|"
+    r"devoluci\w*|reembols\w*|plazo|retour\w*|terugbetal\w*|\w*termijn"
 )
