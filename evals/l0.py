@@ -8,6 +8,7 @@ are final.
 
 import argparse
 import json
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -15,7 +16,8 @@ from pathlib import Path
 
 from evals import public
 from evals.report import EXPECT_FLAG, EXPECT_PASS, PARTS, TUNING, CaseResult, table
-from guardrails.screening import check_input, explain
+from guardrails import screening_lexicon
+from guardrails.screening import _fold, check_input, explain
 
 DATA = Path(__file__).parent / "data"
 LAYER = "L0"
@@ -70,6 +72,53 @@ def _single_line_rules(cases: list[Case]) -> tuple[int, int, list[str]]:
     return len(counts), len(single), single
 
 
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of a regex (split on "|" outside groups and classes)."""
+    parts, depth, in_class, start, index = [], 0, False, 0, 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:index])
+            start = index + 1
+        index += 1
+    parts.append(pattern[start:])
+    return [part for part in parts if part]
+
+
+def _lexicon_entries() -> list[tuple[str, str]]:
+    """(slot name, entry) for every alternative of every slot in guardrails/screening_lexicon.py."""
+    entries = []
+    for name, value in vars(screening_lexicon).items():
+        if name.isupper() and isinstance(value, (str, tuple)):
+            for language in (value,) if isinstance(value, str) else value:
+                entries.extend((name, entry) for entry in _alternatives(language))
+    return entries
+
+
+def _single_line_entries(cases: list[Case]) -> tuple[int, int, int]:
+    """(lexicon entries, entries matching no line of the part, entries matching exactly one line)."""
+    texts = [_fold(case.text) for case in cases]
+    unused = single = 0
+    entries = _lexicon_entries()
+    for _, entry in entries:
+        pattern = re.compile(rf"(?<!\w)(?:{entry})(?:(?<=\w)(?!\w)|(?<!\w))")
+        count = sum(1 for text in texts if pattern.search(text))
+        unused += count == 0
+        single += count == 1
+    return len(entries), unused, single
+
+
 def _cost_ms(cases: list[Case]) -> tuple[float, float]:
     """Median and 95th-percentile CPU time of check_input per message, in ms (CPU time, so other
     processes on the machine do not inflate it)."""
@@ -96,6 +145,11 @@ def main() -> None:
             print(f"  {kind} [{r.family}] {r.case_id}: {r.got} :: {r.preview[:110]!r}")
     fired, single, names = _single_line_rules(cases)
     print(f"\nRules that fired on this part: {fired}; on exactly one line: {single} {names}")
+    entries, unused, single_entries = _single_line_entries(cases)
+    print(
+        f"Lexicon entries: {entries}; matching no line of this part: {unused}; "
+        f"matching exactly one line: {single_entries}"
+    )
     typical = [case for case in cases if len(case.text) <= 500]
     median, p95 = _cost_ms(typical)
     median_all, p95_all = _cost_ms(cases)
