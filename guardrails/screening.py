@@ -7,9 +7,13 @@ raise the reminder level (chat/prompts.py `reminder_block(reanchor=True)`).
 
 Matching runs on normalised views of the cleaned text (NFKC, casefolded, accents and common
 homoglyphs folded, light leetspeak undone, letters spread out with spaces or dots joined
-again), and again on what hides inside it: base64, hex, binary, URL or \\u escapes, rot13,
-reversed text, and Unicode tag characters. The patterns name the attack, not the words:
-"ignore my last message" or "act as if I never ordered it" are ordinary customer requests.
+again, glued CamelCase split), and again on what hides inside it: base64, base32, hex, binary,
+URL or \\u escapes, Morse, rot13, reversed text, and Unicode tag characters.
+
+Detection is compositional: guardrails/screening_lexicon.py names meanings (slots) in five
+languages, and the rules below say which slots must meet in one clause, with support-context
+vetoes for the weak forms. "Ignore my last message", "disregard the previous instructions, leave
+it with my neighbour" or "the system prompts me to log in" are ordinary customer messages.
 """
 
 import base64
