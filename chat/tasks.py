@@ -5,7 +5,15 @@ from celery import shared_task
 from chat import actions, services
 
 
-@shared_task(name="chat.tasks.run_turn", ignore_result=True)
+@shared_task(
+    name="chat.tasks.run_turn",
+    ignore_result=True,
+    # The database away before the run was claimed: the run is still queued, try again soon.
+    autoretry_for=services.TRANSIENT_DATABASE_ERRORS,
+    retry_backoff=1,
+    retry_backoff_max=30,
+    max_retries=6,
+)
 def run_turn(run_id: str) -> None:
     """Execute one run. Safe to deliver twice: the run is claimed before any work."""
     services.run_execute(run_id=run_id)
