@@ -13,7 +13,7 @@ BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bookly_bench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/5
 BENCH_ARGS ?=
 
-.PHONY: install run test lint format bench clean
+.PHONY: install run test chaos lint format bench clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ test: install
 		$(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOOKLY_LLM=offline ANTHROPIC_API_KEY= \
 		$(PY) -m pytest $(PYTEST_ARGS)
+
+# The fault suite (tests/chaos, README "Reliability"): starts its own Postgres cluster and Redis
+# on free ports (needs redis-server, initdb and pg_ctl), breaks them under load; ~10 minutes.
+chaos: install
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOOKLY_LLM=offline ANTHROPIC_API_KEY= \
+		$(PY) -m pytest tests/chaos -m chaos -s $(PYTEST_ARGS)
 
 bench: install
 	mkdir -p artifacts

@@ -5,10 +5,9 @@ import os
 from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bookly_project.settings")
-# Gossip and mingle (worker-to-worker chatter nothing here uses) are what a Redis restart
-# breaks: their channels outlive the connection kombu collects, and re-opening one reads the
-# dead connection's `hostname` (celery/kombu#582), which can end the worker. Celery's CLI
-# reads every worker option from CELERY_WORKER_<OPTION>, so the plain
+# Gossip and mingle (worker-to-worker chatter nothing here uses) keep channels that a Redis
+# restart leaves on a dead connection ("Error on restarting Gossip", celery/kombu#582). Celery's
+# CLI reads every worker option from CELERY_WORKER_<OPTION>, so the plain
 # `celery -A bookly_project worker` runs without them; an explicit environment value wins.
 os.environ.setdefault("CELERY_WORKER_WITHOUT_GOSSIP", "true")
 os.environ.setdefault("CELERY_WORKER_WITHOUT_MINGLE", "true")

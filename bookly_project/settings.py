@@ -133,7 +133,12 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
 CELERY_BROKER_TRANSPORT_OPTIONS = (
-    {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+    # No ack emulation: a task leaves Redis when a worker takes it. With it, a worker holding
+    # unacknowledged tasks when Redis restarts dies re-queueing them on the dead connection
+    # ("Unrecoverable error: AttributeError: 'NoneType' object has no attribute 'hostname'"),
+    # and what it would redeliver (after an hour's visibility timeout) the sweep already
+    # re-dispatches from the database within RUN_REDISPATCH_AFTER_SECONDS / RUN_STALE_AFTER_SECONDS.
+    {"ack_emulation": False}
     if REDIS_URL
     else {
         "data_folder_in": str(BASE_DIR / "var" / "broker"),

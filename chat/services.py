@@ -404,7 +404,11 @@ def run_dispatch_next(*, thread_id: UUID) -> None:
         .values("id", "status")
         .first()
     )
-    if unfinished and unfinished["status"] == Run.Status.QUEUED:
+    if not unfinished or unfinished["status"] != Run.Status.QUEUED:
+        return
+    # Stamped as sent now, or the sweep would send it again: it was queued (and its first,
+    # blocked task sent) when its message arrived, maybe longer ago than the redispatch delay.
+    if Run.objects.filter(id=unfinished["id"], status=Run.Status.QUEUED).update(dispatched_at=timezone.now()):
         run_dispatch(run_id=unfinished["id"])
 
 

@@ -70,6 +70,16 @@ def private_redis() -> Iterator[PrivateRedis]:
         server.stop()
 
 
+def _postgres_program(name: str) -> str:
+    """initdb and pg_ctl: on PATH, or where Debian's postgresql packages keep them."""
+    found = shutil.which(name) or next(
+        iter(sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), reverse=True)), None
+    )
+    if found is None:
+        raise RuntimeError(f"{name} not found: install the Postgres server programs (Debian: postgresql)")
+    return str(found)
+
+
 def _as_postgres_user() -> list[str]:
     """initdb and postgres refuse to run as root: run them as the `postgres` user then."""
     return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
@@ -85,8 +95,9 @@ class PrivatePostgres:
         self.url = f"postgres://postgres@127.0.0.1:{self.port}/bookly"
         self.log = self.dir / "postgres.log"
 
-    def _run(self, *args: str) -> None:
-        subprocess.run([*_as_postgres_user(), *args], check=True, capture_output=True, timeout=120)
+    def _run(self, program: str, *args: str) -> None:
+        command = [*_as_postgres_user(), _postgres_program(program), *args]
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
 
     def start(self) -> "PrivatePostgres":
         if os.geteuid() == 0:

@@ -29,13 +29,19 @@ STORM_SECONDS = float(os.environ.get("CHAOS_STORM_SECONDS", "60"))
 SETTLE_BOUND_SECONDS = 90.0
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt  # so the stack's private servers are stopped on SIGTERM too
+
+
 @pytest.fixture(scope="session")
 def stack():
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     chaos = ChaosStack()
     try:
         yield chaos.start()
     finally:
         chaos.stop()
+        signal.signal(signal.SIGTERM, previous)
 
 
 @pytest.fixture(autouse=True)
