@@ -9,6 +9,7 @@ keeps several runs queued behind each other while a fault holds them up.
 import json
 import threading
 import time
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -63,8 +64,9 @@ class Customer(threading.Thread):
         self.sent_in_thread = 0
 
     def call(self, method: str, path: str, **kwargs) -> httpx2.Response | None:
+        kwargs.setdefault("headers", {"X-CSRFToken": self.csrf})
         try:
-            response = self.http.request(method, path, headers={"X-CSRFToken": self.csrf}, **kwargs)
+            response = self.http.request(method, path, **kwargs)
         except httpx2.HTTPError as error:
             with self.traffic.lock:
                 self.traffic.bad.append(f"{method} {path}: {type(error).__name__}")
@@ -87,22 +89,42 @@ class Customer(threading.Thread):
                 self.traffic.threads.add(self.thread_id)
         return True
 
+    def post_message(self, key: str) -> str | None:
+        """POST one message with its Idempotency-Key, as the chat page does; the run id if accepted."""
+        response = self.call(
+            "POST",
+            f"/api/v1/threads/{self.thread_id}/messages",
+            json={"content": "Where is my order, please?"},
+            headers={"X-CSRFToken": self.csrf, "Idempotency-Key": key},
+        )
+        if response is None or response.status_code != 202:
+            return None
+        run_id = response.json()["run"]["id"]
+        with self.traffic.lock:
+            self.traffic.accepted.setdefault(run_id, time.time())
+        return run_id
+
     def run(self) -> None:
+        sent = 0
+        key = uuid.uuid4().hex
         while not self.stop_event.is_set():
             if not self.ensure_thread():
                 time.sleep(1)
                 continue
-            response = self.call(
-                "POST", f"/api/v1/threads/{self.thread_id}/messages", json={"content": "Where is my order, please?"}
-            )
-            if response is not None and response.status_code == 202:
-                self.sent_in_thread += 1
-                run_id = response.json()["run"]["id"]
-                with self.traffic.lock:
-                    self.traffic.accepted[run_id] = time.time()
-                self.call("GET", f"/api/v1/runs/{run_id}", params={"wait": str(self.think)})
-            else:
+            run_id = self.post_message(key)
+            if run_id is None:  # an outage: the page retries the same message with the same key
                 time.sleep(self.think)
+                continue
+            sent += 1
+            if sent % 5 == 0:
+                # A retry whose first answer was lost: the same key must give the same run.
+                again = self.post_message(key)
+                if again is not None and again != run_id:
+                    with self.traffic.lock:
+                        self.traffic.bad.append(f"Idempotency-Key replay made run {again}, not {run_id}")
+            self.sent_in_thread += 1
+            key = uuid.uuid4().hex
+            self.call("GET", f"/api/v1/runs/{run_id}", params={"wait": str(self.think)})
 
 
 def drive(stack: ChaosStack, fault, *, customers: int = 20, before: float = 3.0, after: float = 5.0, think=2.0):

@@ -117,7 +117,7 @@ def test_redis_wiped_while_runs_are_queued_and_in_progress(stack):
 
     _, outcome = run_fault(stack, "redis_flushall", fault, before=2, after=4, think=0.3)
     assert outcome.by_status == {"completed": outcome.runs}
-    assert outcome.deliveries <= 2 * outcome.runs
+    assert outcome.deliveries <= 3 * outcome.runs  # see README "Reliability": deliveries per run
 
 
 def test_redis_restarted_empty_while_runs_are_queued_and_in_progress(stack):
@@ -132,7 +132,7 @@ def test_redis_restarted_empty_while_runs_are_queued_and_in_progress(stack):
     traffic, outcome = run_fault(stack, "redis_restarted_empty", fault, before=2, after=4, think=0.3)
     assert traffic.server_errors == 0
     assert outcome.by_status == {"completed": outcome.runs}
-    assert outcome.deliveries <= 2 * outcome.runs
+    assert outcome.deliveries <= 3 * outcome.runs  # see README "Reliability": deliveries per run
     for name, worker in stack.workers.items():
         assert worker.alive() and worker.popen.pid == worker_pids[name], f"worker {name} did not survive"
 
