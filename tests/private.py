@@ -15,6 +15,7 @@ from pathlib import Path
 
 import psycopg
 import redis
+from celery import Celery
 
 from bench.stack import free_port
 
@@ -141,3 +142,11 @@ def private_postgres() -> Iterator[PrivatePostgres]:
         yield server
     finally:
         server.remove()
+
+
+def celery_app_for(broker_url: str) -> Celery:
+    """A Celery app configured like Bookly's (settings' CELERY_*), on another broker."""
+    app = Celery("bookly-private-broker")
+    app.config_from_object("django.conf:settings", namespace="CELERY")
+    app.conf.broker_url = broker_url
+    return app

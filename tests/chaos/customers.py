@@ -154,6 +154,7 @@ class Outcome:
     max_turn_seconds: float  # longest created -> completed of a run
     deliveries: int  # run_turn tasks the workers received while the fault's runs existed
     model_calls: int
+    retried: int  # runs that needed more than one attempt
 
     def line(self, name: str, traffic: Traffic) -> str:
         return json.dumps(
@@ -168,6 +169,7 @@ class Outcome:
                 "error_codes": self.error_codes,
                 "deliveries_per_run": round(self.deliveries / max(self.runs, 1), 2),
                 "model_calls_per_run": round(self.model_calls / max(self.runs, 1), 2),
+                "runs_retried": self.retried,
                 "settle_seconds": round(self.settle_seconds, 1),
                 "max_turn_seconds": round(self.max_turn_seconds, 1),
             }
@@ -229,4 +231,5 @@ def check_invariants(stack: ChaosStack, traffic: Traffic, *, deliveries: int) ->
         max_turn_seconds=max((float(row[5] or 0) for row in runs), default=0.0),
         deliveries=deliveries,
         model_calls=sum(row[6] for row in runs),
+        retried=sum(1 for row in runs if row[3] > 1),
     )

@@ -21,7 +21,7 @@ from celery import Celery
 
 from bench.stack import die_with_parent, free_port
 from tests.fakes import FakeAnthropicServer, FakeReply, text_reply
-from tests.private import PrivatePostgres, PrivateRedis
+from tests.private import PrivatePostgres, PrivateRedis, celery_app_for
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "artifacts" / "chaos"
@@ -213,10 +213,7 @@ class ChaosStack:
 
     def celery(self) -> Celery:
         """A Celery app on the private broker, for publishing tasks as the web does."""
-        app = Celery("bookly-chaos")
-        app.conf.broker_url = self.redis.url
-        app.conf.broker_connection_timeout = 3
-        return app
+        return celery_app_for(self.redis.url)
 
 
 def slow_reply(seconds: float, text: str = "Happy to help with that.") -> FakeReply:

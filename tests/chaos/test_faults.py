@@ -8,6 +8,7 @@ error shape is a fine answer during an outage). Each test prints one JSON line o
 """
 
 import os
+import re
 import signal
 import time
 
@@ -59,7 +60,7 @@ def _steady_stack(stack):
 def _deliveries(stack: ChaosStack) -> int:
     """run_turn tasks received by any worker so far (every start of every worker)."""
     return sum(
-        log.read_text(errors="replace").count("Task chat.tasks.run_turn[")
+        len(re.findall(r"Task chat\.tasks\.run_turn\[[0-9a-f-]+\] received", log.read_text(errors="replace")))
         for log in stack.workers["w1"].log.parent.glob("worker-*.log")
     )
 
@@ -117,7 +118,7 @@ def test_redis_wiped_while_runs_are_queued_and_in_progress(stack):
 
     _, outcome = run_fault(stack, "redis_flushall", fault, before=2, after=4, think=0.3)
     assert outcome.by_status == {"completed": outcome.runs}
-    assert outcome.deliveries <= 3 * outcome.runs  # see README "Reliability": deliveries per run
+    assert outcome.deliveries <= 2 * outcome.runs  # see README "Reliability": deliveries per run
 
 
 def test_redis_restarted_empty_while_runs_are_queued_and_in_progress(stack):
@@ -132,7 +133,7 @@ def test_redis_restarted_empty_while_runs_are_queued_and_in_progress(stack):
     traffic, outcome = run_fault(stack, "redis_restarted_empty", fault, before=2, after=4, think=0.3)
     assert traffic.server_errors == 0
     assert outcome.by_status == {"completed": outcome.runs}
-    assert outcome.deliveries <= 3 * outcome.runs  # see README "Reliability": deliveries per run
+    assert outcome.deliveries <= 2 * outcome.runs  # see README "Reliability": deliveries per run
     for name, worker in stack.workers.items():
         assert worker.alive() and worker.popen.pid == worker_pids[name], f"worker {name} did not survive"
 
@@ -154,6 +155,7 @@ def test_postgres_restarted_under_load(stack):
     assert traffic.statuses[503] > 0  # the outage was seen, and answered in the documented shape
     assert "internal_error" not in outcome.error_codes
     assert outcome.by_status == {"completed": outcome.runs}
+    assert outcome.retried > 0  # turns cut by the restart were queued again, not failed
 
 
 # --- Workers --------------------------------------------------------------------------------
@@ -170,14 +172,12 @@ def test_worker_killed_mid_turn_with_a_second_worker_alive(stack):
 
     _, outcome = run_fault(stack, "worker_sigkill", fault, before=1, after=3, think=1.0)
     assert outcome.by_status == {"completed": outcome.runs}
-    retried = stack.sql("SELECT count(*) FROM chat_run WHERE attempts > 1 AND error_code = ''")[0][0]
-    assert retried > 0  # some runs really were cut off and taken over
+    assert outcome.retried > 0  # some runs really were cut off and taken over
 
 
 def test_worker_stopped_mid_turn_for_a_deploy(stack):
     """SIGTERM is Celery's warm shutdown: turns in progress finish before the worker exits."""
     stack.model_behaviour = lambda body: slow_reply(3.0)
-    before = stack.sql("SELECT count(*) FROM chat_run WHERE attempts > 1")[0][0]
 
     def fault():
         _wait_for(lambda: _runs_in_progress(stack) >= 4)
@@ -187,7 +187,7 @@ def test_worker_stopped_mid_turn_for_a_deploy(stack):
 
     _, outcome = run_fault(stack, "worker_sigterm", fault, before=1, after=3, think=1.0)
     assert outcome.by_status == {"completed": outcome.runs}
-    assert stack.sql("SELECT count(*) FROM chat_run WHERE attempts > 1")[0][0] == before  # nothing redone
+    assert outcome.retried == 0  # nothing was cut off or redone
 
 
 @pytest.mark.ci

@@ -5,13 +5,12 @@ import logging
 
 import pytest
 import redis
-from celery import Celery
 from django.db import OperationalError
 
 from chat import services
 from chat.models import Message, Run, Thread
 from tests.conftest import turn
-from tests.private import private_redis
+from tests.private import celery_app_for, private_redis
 
 pytestmark = pytest.mark.django_db
 
@@ -21,14 +20,6 @@ CONTENT = "my email is alice@example.com, where is BK-10042?"
 @pytest.fixture
 def thread() -> Thread:
     return services.thread_create(owner="alice-session")
-
-
-def _celery_app(broker_url: str) -> Celery:
-    """An app configured like ours, on another broker."""
-    app = Celery("bookly-dispatch-test")
-    app.config_from_object("django.conf:settings", namespace="CELERY")
-    app.conf.broker_url = broker_url
-    return app
 
 
 def _queued(client: redis.Redis) -> list[bytes]:
@@ -55,7 +46,7 @@ def test_a_broker_outage_is_one_warning_and_the_sweep_dispatches_the_run_later(
     alice, caplog, django_capture_on_commit_callbacks, monkeypatch
 ):
     with private_redis() as broker:
-        app = _celery_app(broker.url)
+        app = celery_app_for(broker.url)
         monkeypatch.setattr(services, "celery_app", app)
         thread = alice.new_thread()
         broker.stop()  # the broker is really down: nothing listens on its port
