@@ -8,6 +8,7 @@ in the test process, so a test decides what the model does at each moment.
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -161,6 +162,7 @@ class ChaosStack:
         self.model.stop()
         self.redis.stop()
         self.postgres.remove()
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
     def _spawn(self, name: str, argv: list[str]) -> Process:
         log = LOGS / f"{name}.log"
