@@ -200,7 +200,8 @@ def check_invariants(stack: ChaosStack, traffic: Traffic, *, deliveries: int) ->
     runs = stack.sql(
         """SELECT r.id::text, r.status, r.error_code, r.attempts, r.assistant_message_id IS NOT NULL,
                   EXTRACT(EPOCH FROM (r.completed_at - r.created_at)),
-                  (SELECT count(*) FROM chat_modelcall m WHERE m.run_id = r.id AND m.error_code = '')
+                  (SELECT count(*) FROM chat_modelcall m
+                   WHERE m.run_id = r.id AND m.error_code = '' AND m.purpose = 'turn')
            FROM chat_run r WHERE r.thread_id = ANY(%s::uuid[])""",
         (threads,),
     )
