@@ -38,7 +38,7 @@ test: install
 		$(PY) -m pytest $(PYTEST_ARGS)
 
 # The fault suite (tests/chaos, README "Reliability"): starts its own Postgres cluster and Redis
-# on free ports (needs redis-server, initdb and pg_ctl), breaks them under load; ~10 minutes.
+# on free ports (needs redis-server, initdb and pg_ctl), breaks them under load; about 6 minutes.
 chaos: install
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOOKLY_LLM=offline ANTHROPIC_API_KEY= \
 		$(PY) -m pytest tests/chaos -m chaos -s $(PYTEST_ARGS)
