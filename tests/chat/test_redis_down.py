@@ -1,5 +1,6 @@
-"""Redis down is not an outage for customers: sessions, the idempotency lock and dispatch degrade
-to Postgres and the sweep (README "Reliability"), so a message is accepted once and never a 500."""
+"""Outages are not 500s. Redis down: sessions, the idempotency lock and dispatch degrade to
+Postgres and the sweep (README "Reliability"), so a message is accepted once. Postgres down
+while a session is saved: the documented 503."""
 
 import pytest
 
@@ -35,3 +36,17 @@ def test_a_new_customer_posts_with_an_idempotency_key_while_redis_is_down(
     run = Run.objects.get(id=first.json()["run"]["id"])
     assert (run.status, run.dispatched_at) == (Run.Status.QUEUED, None)  # the sweep sends it later
     assert carol.get(f"/api/v1/threads/{thread}").status_code == 200  # the session still reads back
+
+
+def test_a_session_that_cannot_be_saved_is_a_503_not_a_500(client, monkeypatch):
+    from django.contrib.sessions.backends.cached_db import SessionStore
+    from django.db import OperationalError
+
+    def database_away(self, must_create=False):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(SessionStore, "save", database_away)
+    response = client.get("/api/v1/session")  # a new session: saved after the view
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "service_unavailable"
+    assert response["Retry-After"] == "1"
