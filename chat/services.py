@@ -254,26 +254,31 @@ def run_claim(*, run_id: UUID | str) -> Run | None:
 TRANSIENT_DATABASE_ERRORS = (OperationalError, InterfaceError)
 # Pauses between attempts to put a run back in the queue while the database is away (~15 s).
 _REQUEUE_BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+STORAGE_UNAVAILABLE = "storage_unavailable"
 
 
-def run_execute(*, run_id: UUID | str) -> None:
+def run_execute(*, run_id: UUID | str) -> str:
     """The task's body: claim the run, run the agent outside any transaction, record the end.
 
-    Idempotent: a redelivered or duplicate task finds the run claimed and does nothing. A
-    transient database error before the claim is raised (the task retries it); after the claim
-    it sends the run back to the queue (`run_requeue_after_fault`) instead of failing it.
+    Idempotent: a redelivered or duplicate task finds the run claimed and does nothing.
+    Returns the error code when this call recorded the run as failed, else "" (so the task can
+    report the failure to Celery's monitoring after the run is safely recorded). A transient
+    database error before the claim is raised (the task retries it); after the claim it sends
+    the run back to the queue (`run_requeue_after_fault`) instead of failing it.
     """
     run = run_claim(run_id=run_id)
     if run is None:
-        return
+        return ""
     notify.run_changed(run.id)
     try:
+        outcome = _turn_outcome(run)
         # No release before finishing: the agent took this connection after its last model
         # call, and Celery gives it back when the task ends.
-        run_finish(run=run, outcome=_turn_outcome(run))
+        recorded = run_finish(run=run, outcome=outcome)
     except TRANSIENT_DATABASE_ERRORS as error:
         logger.warning("run %s lost the database (%s); queueing it again", run.id, type(error).__name__)
-        run_requeue_after_fault(run=run)
+        return run_requeue_after_fault(run=run)
+    return outcome.error_code if recorded and outcome.status == Run.Status.FAILED else ""
 
 
 def _turn_outcome(run: Run) -> agent.TurnOutcome:
@@ -290,12 +295,13 @@ def _turn_outcome(run: Run) -> agent.TurnOutcome:
         )
 
 
-def run_requeue_after_fault(*, run: Run) -> bool:
-    """in_progress → queued and dispatched again, fenced by `attempts`; True if it was requeued.
+def run_requeue_after_fault(*, run: Run) -> str:
+    """in_progress → queued and dispatched again, fenced by `attempts`. Returns the error code if
+    it ended the run failed instead (out of attempts), else "".
 
-    The turn is resumed from what it recorded (a model call may be repeated: at least once). A
-    run out of attempts ends failed. While the database stays away this retries with a backoff,
-    then gives up: the run stays in_progress and the sweep takes it over once it is stale.
+    The turn is resumed from what it recorded (a model call may be repeated: at least once).
+    While the database stays away this retries with a backoff, then gives up: the run stays
+    in_progress and the sweep takes it over once it is stale.
     """
     for pause in (*_REQUEUE_BACKOFF_SECONDS, None):
         db_connection_release()  # the broken connection goes back to the pool, which drops it
@@ -303,25 +309,25 @@ def run_requeue_after_fault(*, run: Run) -> bool:
             current = Run.objects.filter(id=run.id, status=Run.Status.IN_PROGRESS, attempts=run.attempts)
             now = timezone.now()
             if run.attempts >= settings.RUN_MAX_ATTEMPTS:
-                if current.update(
+                if not current.update(
                     status=Run.Status.FAILED,
                     completed_at=now,
                     heartbeat_at=now,
-                    error_code="storage_unavailable",
+                    error_code=STORAGE_UNAVAILABLE,
                     error_message="The reply could not be finished; please send your message again.",
                 ):
-                    _run_ended(run_id=run.id, thread_id=run.thread_id)
-                return False
+                    return ""
+                _run_ended(run_id=run.id, thread_id=run.thread_id)
+                return STORAGE_UNAVAILABLE
             if current.update(status=Run.Status.QUEUED, heartbeat_at=now, dispatched_at=now):
                 run_dispatch(run_id=run.id)
-                return True
-            return False  # finished or taken over meanwhile: nothing to do
+            return ""  # requeued, or finished or taken over meanwhile
         except TRANSIENT_DATABASE_ERRORS:
             if pause is None:
                 logger.warning("run %s: database still away; the sweep will take it over", run.id)
-                return False
+                return ""
             time.sleep(pause)
-    return False
+    return ""
 
 
 def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
