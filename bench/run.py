@@ -591,7 +591,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--model-latency", type=float, default=2.0)
     parser.add_argument("--order-id", default="BK-10042")
     parser.add_argument("--order-email", default="alice@example.com")
-    parser.add_argument("--web-workers", type=int, default=2, help="uvicorn --workers (Procfile: 2)")
+    parser.add_argument("--web-workers", type=int, default=2, help="uvicorn --workers (make run: 2)")
     parser.add_argument(
         "--uvicorn-arg",
         dest="uvicorn_args",
@@ -602,7 +602,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes (make run: WORKER_PROCESSES=2)")
     parser.add_argument("--pool", default="threads", help="Celery pool: threads, prefork, gevent, solo")
     parser.add_argument("--concurrency", type=int, default=100)
-    parser.add_argument("--worker-loglevel", default="INFO", help="Procfile: INFO")
+    parser.add_argument("--worker-loglevel", default="INFO", help="make run: INFO")
     parser.add_argument("--celery-app", default="bookly_project")
     parser.add_argument("--db-pool-web", type=int, default=20, help="DB_POOL_MAX_SIZE of each web worker")
     parser.add_argument("--db-pool-worker", type=int, default=20, help="DB_POOL_MAX_SIZE of each Celery worker")

@@ -40,6 +40,16 @@ def error_response(status: int, code: str, message: str, details: dict | None = 
     return JsonResponse(error_body(code, message, details), status=status)
 
 
+SERVICE_UNAVAILABLE = ("service_unavailable", "The service is busy; please try again shortly.")
+
+
+def service_unavailable_response() -> JsonResponse:
+    """The 503 of an outage (database away, pool exhausted): the client may retry shortly."""
+    response = error_response(503, *SERVICE_UNAVAILABLE)
+    response["Retry-After"] = "1"
+    return response
+
+
 # DRF exception class → our code. Anything else keeps its own default_code.
 _DRF_CODES = {
     drf_exceptions.ValidationError: "invalid_input",
@@ -73,11 +83,7 @@ def api_exception_handler(exc: Exception, context: dict) -> Response:
     if isinstance(exc, DatabaseError):
         # Pool exhausted or the database away: the client may retry; never a 500 with a trace.
         logger.warning("database unavailable in %s: %s", context.get("view").__class__.__name__, type(exc).__name__)
-        return Response(
-            error_body("service_unavailable", "The service is busy; please try again shortly."),
-            status=503,
-            headers={"Retry-After": "1"},
-        )
+        return Response(error_body(*SERVICE_UNAVAILABLE), status=503, headers={"Retry-After": "1"})
     if isinstance(exc, Http404):
         exc = drf_exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.messages.middleware import MessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
@@ -21,7 +22,7 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.middleware.security import SecurityMiddleware
 from django.utils.deprecation import MiddlewareMixin
 
-from bookly_project.errors import error_response
+from bookly_project.errors import error_response, service_unavailable_response
 
 
 class InlineHooks:
@@ -74,6 +75,13 @@ class InlineSessionMiddleware(InlineHooks, SessionMiddleware):
     def response_may_block(self, request: HttpRequest) -> bool:
         session = getattr(request, "session", None)
         return session is not None and (session.modified or settings.SESSION_SAVE_EVERY_REQUEST)
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        try:
+            return super().process_response(request, response)
+        except DatabaseError:
+            # The database went away between the view and the session's save: an outage, not a bug.
+            return service_unavailable_response()
 
 
 class InlineMessageMiddleware(InlineHooks, MessageMiddleware):

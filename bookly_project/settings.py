@@ -83,6 +83,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "max_size": DB_POOL_MAX_SIZE,
             "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
         }
+        # After a Postgres restart every pooled connection is dead. With health checks on,
+        # Django gives the pool psycopg's ConnectionPool.check_connection: each connection is
+        # checked (an empty query, one round trip) as it is handed out, and a dead one replaced.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20  # SQLite: wait for the writer
 
@@ -104,6 +108,9 @@ if REDIS_URL:
                 "CONNECTION_POOL_KWARGS": {"max_connections": env.int("REDIS_POOL_MAX_SIZE", default=50), "timeout": 5},
                 "SOCKET_CONNECT_TIMEOUT": 2,
                 "SOCKET_TIMEOUT": 2,
+                # Redis down is a miss, not an error: sessions (cached_db) read and write the
+                # database, the idempotency lock falls back to the database's unique key.
+                "IGNORE_EXCEPTIONS": True,
             },
         }
     }
@@ -126,7 +133,12 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
 CELERY_BROKER_TRANSPORT_OPTIONS = (
-    {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+    # No ack emulation: a task leaves Redis when a worker takes it. With it, a worker holding
+    # unacknowledged tasks when Redis restarts dies re-queueing them on the dead connection
+    # ("Unrecoverable error: AttributeError: 'NoneType' object has no attribute 'hostname'"),
+    # and what it would redeliver (after an hour's visibility timeout) the sweep already
+    # re-dispatches from the database within RUN_REDISPATCH_AFTER_SECONDS / RUN_STALE_AFTER_SECONDS.
+    {"ack_emulation": False}
     if REDIS_URL
     else {
         "data_folder_in": str(BASE_DIR / "var" / "broker"),
@@ -144,6 +156,11 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Through a broker outage the worker reconnects forever (Celery's default gives up after 100
+# tries and exits), and a turn in progress keeps running: its run row, not the broker, says
+# whether it finished (cancelling it would only make the sweep run it again).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # A POST must not hang on a dead broker: give up fast, the sweep re-dispatches the run.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
@@ -154,7 +171,9 @@ CELERY_WORKER_SEND_TASK_EVENTS = False
 # No task-sent event: Flower shows a task from the worker's received event on; one less publish per POST.
 CELERY_TASK_SEND_SENT_EVENT = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
-# A turn is a few model calls; the soft limit lets the run end cleanly, the hard one kills it.
+# A turn is a few model calls and ends itself at RUN_DEADLINE_SECONDS. These limits apply to
+# the prefork pool; the threads pool (ours) cannot interrupt a thread, and there the turn's own
+# deadline and the sweep (a silent run is taken over) bound it.
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("RUN_SOFT_TIME_LIMIT", default=180)
 CELERY_TASK_TIME_LIMIT = env.int("RUN_HARD_TIME_LIMIT", default=210)
 CELERY_BEAT_SCHEDULE = {

@@ -5,6 +5,7 @@ workers, a redelivered task and the sweep can race without doing anything twice.
 """
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
@@ -12,7 +13,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -61,7 +62,9 @@ def message_post(
     if not Thread.objects.filter(id=thread_id, owner=owner).exists():
         raise not_found_error("Thread")
     lock_key = f"idempotency:{owner}:{idempotency_key}"
-    if not cache.add(lock_key, 1, IDEMPOTENCY_LOCK_SECONDS):
+    # With Redis down the cache answers None (IGNORE_EXCEPTIONS): go on without the lock; the
+    # unique key on the message still lets only one request store it (the IntegrityError below).
+    if cache.add(lock_key, 1, IDEMPOTENCY_LOCK_SECONDS) is False:
         earlier = _idempotent_replay(owner=owner, key=idempotency_key, fingerprint=fingerprint)
         if earlier:
             return earlier
@@ -87,7 +90,7 @@ def message_post(
                 return earlier
             raise
     finally:
-        cache.delete(lock_key)
+        cache.delete(lock_key)  # never raises (IGNORE_EXCEPTIONS): the message is already committed
 
 
 def _idempotent_replay(*, owner: str, key: str, fingerprint: str) -> PostResult | None:
@@ -185,20 +188,27 @@ def _thread_seq_take(*, thread_id: UUID, owner: str | None = None, close: bool =
     return (row[0], row[1]) if row else None
 
 
-def _no_result(task_id: str) -> None:
-    """Turns report through the database, not a result backend. Celery's default AsyncResult
-    builds a backend object per thread, and under ASGI every request is a new thread."""
-    return None
+class _Sent:
+    """What `send_task` hands back instead of an AsyncResult: turns report through the database,
+    not a result backend, and Celery's AsyncResult builds a backend object per thread (under ASGI
+    every request is a new thread). Celery sets `ignored` on whatever it gets, so it must take it."""
+
+    __slots__ = ("id", "ignored")
+
+    def __init__(self, task_id: str) -> None:
+        self.id = task_id
 
 
 def run_dispatch(*, run_id: UUID) -> None:
-    """Send the run's task. A broker failure is logged, not raised: the sweep re-dispatches."""
+    """Send the run's task. A broker failure is logged, not raised: the sweep dispatches the run.
+
+    `dispatched_at` is set by whoever queued the run; a failed send clears it, which the sweep
+    reads as "never sent" and dispatches the run as soon as the broker is back.
+    """
     try:
-        celery_app.send_task(
-            RUN_TASK, args=[str(run_id)], ignore_result=True, result_cls=_no_result, add_to_parent=False
-        )
-    except Exception:
-        logger.warning("could not enqueue run %s; the sweep will dispatch it", run_id)
+        celery_app.send_task(RUN_TASK, args=[str(run_id)], ignore_result=True, result_cls=_Sent, add_to_parent=False)
+    except Exception as error:
+        logger.warning("could not enqueue run %s (%s); the sweep will dispatch it", run_id, type(error).__name__)
         Run.objects.filter(id=run_id, status=Run.Status.QUEUED).update(dispatched_at=None)
 
 
@@ -240,29 +250,84 @@ def run_claim(*, run_id: UUID | str) -> Run | None:
     return run
 
 
+# A database restart or failover: the connection broke, the data did not. Worth another attempt.
+TRANSIENT_DATABASE_ERRORS = (OperationalError, InterfaceError)
+# Pauses between attempts to put a run back in the queue while the database is away (~15 s).
+_REQUEUE_BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+STORAGE_UNAVAILABLE = "storage_unavailable"
+
+
 def run_execute(*, run_id: UUID | str) -> str:
     """The task's body: claim the run, run the agent outside any transaction, record the end.
 
     Idempotent: a redelivered or duplicate task finds the run claimed and does nothing.
     Returns the error code when this call recorded the run as failed, else "" (so the task can
-    report the failure to Celery's monitoring after the run is safely recorded).
+    report the failure to Celery's monitoring after the run is safely recorded). A transient
+    database error before the claim is raised (the task retries it); after the claim it sends
+    the run back to the queue (`run_requeue_after_fault`) instead of failing it.
     """
     run = run_claim(run_id=run_id)
     if run is None:
         return ""
     notify.run_changed(run.id)
     try:
-        outcome = agent.run_turn(run)
+        outcome = _turn_outcome(run)
+        # No release before finishing: the agent took this connection after its last model
+        # call, and Celery gives it back when the task ends.
+        recorded = run_finish(run=run, outcome=outcome)
+    except TRANSIENT_DATABASE_ERRORS as error:
+        logger.warning("run %s lost the database (%s); queueing it again", run.id, type(error).__name__)
+        return run_requeue_after_fault(run=run)
+    return outcome.error_code if recorded and outcome.status == Run.Status.FAILED else ""
+
+
+def _turn_outcome(run: Run) -> agent.TurnOutcome:
+    """The agent's outcome; a crash is a failed run, a transient database error is raised."""
+    try:
+        return agent.run_turn(run)
+    except TRANSIENT_DATABASE_ERRORS:
+        raise
     except Exception:
         logger.exception("run %s crashed", run.id)
         db_connection_release()  # the crash may have left the connection unusable
-        outcome = agent.TurnOutcome(
+        return agent.TurnOutcome(
             status=Run.Status.FAILED, error_code="internal_error", error_message="Something went wrong while answering."
         )
-    # No release before finishing: the agent took this connection after its last model call,
-    # and Celery gives it back when the task ends.
-    recorded = run_finish(run=run, outcome=outcome)
-    return outcome.error_code if recorded and outcome.status == Run.Status.FAILED else ""
+
+
+def run_requeue_after_fault(*, run: Run) -> str:
+    """in_progress → queued and dispatched again, fenced by `attempts`. Returns the error code if
+    it ended the run failed instead (out of attempts), else "".
+
+    The turn is resumed from what it recorded (a model call may be repeated: at least once).
+    While the database stays away this retries with a backoff, then gives up: the run stays
+    in_progress and the sweep takes it over once it is stale.
+    """
+    for pause in (*_REQUEUE_BACKOFF_SECONDS, None):
+        db_connection_release()  # the broken connection goes back to the pool, which drops it
+        try:
+            current = Run.objects.filter(id=run.id, status=Run.Status.IN_PROGRESS, attempts=run.attempts)
+            now = timezone.now()
+            if run.attempts >= settings.RUN_MAX_ATTEMPTS:
+                if not current.update(
+                    status=Run.Status.FAILED,
+                    completed_at=now,
+                    heartbeat_at=now,
+                    error_code=STORAGE_UNAVAILABLE,
+                    error_message="The reply could not be finished; please send your message again.",
+                ):
+                    return ""
+                _run_ended(run_id=run.id, thread_id=run.thread_id)
+                return STORAGE_UNAVAILABLE
+            if current.update(status=Run.Status.QUEUED, heartbeat_at=now, dispatched_at=now):
+                run_dispatch(run_id=run.id)
+            return ""  # requeued, or finished or taken over meanwhile
+        except TRANSIENT_DATABASE_ERRORS:
+            if pause is None:
+                logger.warning("run %s: database still away; the sweep will take it over", run.id)
+                return ""
+            time.sleep(pause)
+    return ""
 
 
 def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
@@ -345,7 +410,11 @@ def run_dispatch_next(*, thread_id: UUID) -> None:
         .values("id", "status")
         .first()
     )
-    if unfinished and unfinished["status"] == Run.Status.QUEUED:
+    if not unfinished or unfinished["status"] != Run.Status.QUEUED:
+        return
+    # Stamped as sent now, or the sweep would send it again: it was queued (and its first,
+    # blocked task sent) when its message arrived, maybe longer ago than the redispatch delay.
+    if Run.objects.filter(id=unfinished["id"], status=Run.Status.QUEUED).update(dispatched_at=timezone.now()):
         run_dispatch(run_id=unfinished["id"])
 
 
