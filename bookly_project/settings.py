@@ -142,7 +142,16 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The worker settings that decide how many turns run at once live here, not on command
+# lines, so the plain `celery -A bookly_project worker` runs turns as well as `make run`.
+# A turn waits seconds on the model and uses little CPU: a thread pool, many threads.
+# (DESIGN §9: one process's consumer cannot feed more than a few hundred threads; scale
+# out with more worker processes, e.g. one per core.)
+CELERY_WORKER_POOL = env.str("WORKER_POOL", default="threads")
+CELERY_WORKER_CONCURRENCY = env.int("WORKER_CONCURRENCY", default=100)
+# Each thread reserves at most one task beyond the one it runs: a worker never hoards the
+# queue that another, idler worker could serve.
+CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("WORKER_PREFETCH_MULTIPLIER", default=1)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # A POST must not hang on a dead broker: give up fast, the sweep re-dispatches the run.

@@ -171,7 +171,11 @@ def managed_process(args: list[str], *, env: dict, name: str, ready: Callable[[P
 
 @contextlib.contextmanager
 def celery_worker(env_overrides: dict | None = None, *, concurrency: int = 8, name: str = "worker") -> Iterator[Path]:
-    """Start `celery worker` against the test database and Redis; yield its log path; stop it."""
+    """Start `celery worker` against the test database and Redis; yield its log path; stop it.
+
+    Pool and concurrency come from the Celery settings (WORKER_CONCURRENCY), as in production.
+    """
+    env_overrides = {"WORKER_CONCURRENCY": str(concurrency), **(env_overrides or {})}
     args = [
         sys.executable,
         "-m",
@@ -179,10 +183,6 @@ def celery_worker(env_overrides: dict | None = None, *, concurrency: int = 8, na
         "-A",
         "bookly_project",
         "worker",
-        "--pool",
-        "threads",
-        "--concurrency",
-        str(concurrency),
         "--loglevel",
         "INFO",
         "--without-mingle",
