@@ -5,5 +5,6 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bookly_project.settings")
+os.environ.setdefault("BOOKLY_WEB_PROCESS", "true")  # short database-pool wait: answer at once or 503
 
 application = get_asgi_application()

@@ -71,6 +71,8 @@ TEMPLATES = [
 
 # --- Database ---------------------------------------------------------------
 
+# bookly_project/asgi.py (the web process) sets BOOKLY_WEB_PROCESS before the settings load.
+_WEB_PROCESS = env.bool("BOOKLY_WEB_PROCESS", default=False)
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'var' / 'bookly.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A pool per process: worker threads borrow a connection for each short DB step and
@@ -81,7 +83,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": DB_POOL_MAX_SIZE,
-            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+            # The web answers at once or not at all (503); a worker thread can wait its turn.
+            "timeout": env.float("DB_POOL_TIMEOUT", default=0.5 if _WEB_PROCESS else 10.0),
         }
 else:
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20  # SQLite: wait for the writer
@@ -216,12 +219,18 @@ RUN_STALE_AFTER_SECONDS = env.int("RUN_STALE_AFTER_SECONDS", default=180)
 RUN_REDISPATCH_AFTER_SECONDS = env.int("RUN_REDISPATCH_AFTER_SECONDS", default=60)
 RUN_EXPIRE_AFTER_SECONDS = env.int("RUN_EXPIRE_AFTER_SECONDS", default=600)
 RUN_MAX_ATTEMPTS = env.int("RUN_MAX_ATTEMPTS", default=3)
+# A run that waited longer than this in the queue since it was last sent (dispatched_at) is
+# ended `expired` by the worker that claims it instead of being answered late.
+RUN_QUEUE_MAX_WAIT_SECONDS = env.int("RUN_QUEUE_MAX_WAIT_SECONDS", default=60)
 # How long a return preview waits for the customer's Confirm / Cancel.
 CONFIRMATION_TTL_SECONDS = env.int("CONFIRMATION_TTL_SECONDS", default=900)
 
 # --- API --------------------------------------------------------------------
 
 MESSAGE_MAX_CHARS = 4000
+# Load shedding of the message POST (chat/admission.py): refused at once with 503 + Retry-After.
+WEB_MAX_PENDING_POSTS = env.int("WEB_MAX_PENDING_POSTS", default=16)  # per web process
+MESSAGE_QUEUE_MAX_DEPTH = env.int("MESSAGE_QUEUE_MAX_DEPTH", default=1000)  # turns waiting in the Celery queue
 LONG_POLL_MAX_SECONDS = 30
 POLL_AFTER_MS = env.int("POLL_AFTER_MS", default=1000)
 
