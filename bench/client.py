@@ -207,13 +207,23 @@ class Accept:
     scheduled: float  # monotonic time the POST was due
     sent_lag_ms: float = 0.0  # how late the client sent it (client-side scheduling delay)
     latency_ms: float | None = None  # send → 202
+    answered_ms: float | None = None  # send → any HTTP answer (202 or a refusal)
+    status: int | None = None
     error: str = ""
 
 
 async def open_loop_posts(
-    customers: list[Customer], *, rate: float, duration: float, max_outstanding: int = 2000
+    customers: list[Customer],
+    *,
+    rate: float,
+    duration: float,
+    max_outstanding: int = 2000,
+    rotate_threads: bool = False,
 ) -> list[Accept]:
-    """POST at a fixed rate for `duration` seconds, round-robin over `customers`; never wait for replies."""
+    """POST at a fixed rate for `duration` seconds, round-robin over `customers`; never wait for replies.
+
+    With `rotate_threads` a customer starts a new thread once its thread has had its turns.
+    """
     results: list[Accept] = []
     outstanding: set[asyncio.Task] = set()
     total = int(rate * duration)
@@ -222,7 +232,15 @@ async def open_loop_posts(
     async def post(customer: Customer, accept: Accept) -> None:
         accept.sent_lag_ms = (time.monotonic() - accept.scheduled) * 1000
         try:
+            if rotate_threads and customer.thread_turns >= customer.turns_per_thread:
+                try:
+                    await customer.new_thread()  # a thread takes a bounded number of turns
+                except RuntimeError:
+                    accept.error = "thread_create_failed"  # not a message POST: counted apart
+                    customer.counters.error(accept.error)
+                    return
             status, _, latency_ms = await customer.post_message()
+            accept.status, accept.answered_ms = status, latency_ms
             if status == 202:
                 accept.latency_ms = latency_ms
             else:

@@ -190,6 +190,17 @@ ANTHROPIC_MODEL = env.str("ANTHROPIC_MODEL", default="claude-sonnet-4-6")
 ANTHROPIC_TIMEOUT_SECONDS = env.float("ANTHROPIC_TIMEOUT_SECONDS", default=60.0)
 ANTHROPIC_CONNECT_TIMEOUT_SECONDS = env.float("ANTHROPIC_CONNECT_TIMEOUT_SECONDS", default=5.0)
 MODEL_MAX_TOKENS = env.int("MODEL_MAX_TOKENS", default=1024)
+# US dollars per million tokens, per model: input, output, cache write (5-minute entries), cache
+# read. Used for estimated costs (make bench); override the whole table with MODEL_PRICES as JSON.
+MODEL_PRICES = env.json(
+    "MODEL_PRICES",
+    default={
+        "claude-sonnet-4-6": {"input": 3.0, "output": 15.0, "cache_write": 3.75, "cache_read": 0.30},
+        "claude-sonnet-4-5": {"input": 3.0, "output": 15.0, "cache_write": 3.75, "cache_read": 0.30},
+        "claude-haiku-4-5": {"input": 1.0, "output": 5.0, "cache_write": 1.25, "cache_read": 0.10},
+        "claude-opus-4-6": {"input": 5.0, "output": 25.0, "cache_write": 6.25, "cache_read": 0.50},
+    },
+)
 
 # --- Model client resilience (chat/llm.py, chat/breaker.py) -------------------
 # One retry policy, ours (the SDK's own retries stay off): 429, 529, 5xx, connection
