@@ -1,6 +1,8 @@
 """Graceful overload: a POST is accepted or refused at once; a run that waited too long ends expired."""
 
 import asyncio
+import subprocess
+import sys
 import threading
 from datetime import timedelta
 
@@ -13,6 +15,7 @@ from django.utils import timezone
 
 from chat import admission, services
 from chat.models import Message, ModelCall, Run, Thread
+from tests.conftest import ROOT, server_env
 from tests.fakes import text_reply
 
 pytestmark = pytest.mark.django_db
@@ -115,3 +118,20 @@ def test_a_run_claimed_within_the_bound_is_answered(settings, scripted):
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED
     assert len(scripted.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("module", "expected"), [("bookly_project.asgi", 0.5), ("bookly_project.celery", 10.0)], ids=["web", "worker"]
+)
+def test_the_web_process_waits_half_a_second_for_a_database_connection_and_a_worker_ten(module, expected):
+    """Only the web must answer at once: a pool wait there is a 503 after 0.5 s, never 10 s."""
+    code = (
+        f"import {module}; from django.conf import settings; "
+        "print(settings.DATABASES['default']['OPTIONS']['pool']['timeout'])"
+    )
+    env = {key: value for key, value in server_env().items() if key not in ("DB_POOL_TIMEOUT", "BOOKLY_WEB_PROCESS")}
+    completed = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    assert float(completed.stdout.strip()) == expected
