@@ -1,34 +1,34 @@
 """Load shedding for the message POST: accept at once or refuse at once (503 + Retry-After).
 
-Wraps the POST view in chat/urls.py; the view itself (chat/api.py) is unchanged. Two bounds,
-both checked on the event loop before the request takes its turn on the web process's one
-thread for sync views (Django runs every sync view of an ASGI process there, one at a time):
+An ASGI wrapper around Django's application (bookly_project/asgi.py). A refusal is sent
+before Django sees the request, so it costs microseconds of the event loop rather than the
+middleware stack. That matters: when the web is saturated, refusals must not eat the CPU
+the accepted requests need. Two bounds:
 
-- POSTs pending in this process (waiting for that thread or on it) beyond
-  WEB_MAX_PENDING_POSTS: a newcomer would only wait in line, so it is refused;
-- messages waiting in the Celery queue (LLEN of the broker's list, read at most every
+- POSTs of messages this process holds (between arrival and response) beyond
+  WEB_MAX_PENDING_POSTS: Django runs every sync view of an ASGI process on one thread, one
+  request at a time, so a newcomer would only wait in line;
+- turns waiting in the Celery queue (LLEN of the broker's list, read at most every
   QUEUE_DEPTH_MAX_AGE seconds per process) beyond MESSAGE_QUEUE_MAX_DEPTH: the workers
   could not start the turn before its queue-wait bound (RUN_QUEUE_MAX_WAIT_SECONDS).
 
 A refused POST stores nothing, so the customer's retry is the only copy of the message.
+Other requests (long-polls, pages) pass untouched.
 """
 
+import json
 import logging
 import time
-from collections.abc import Callable
-from functools import wraps
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
 from redis import RedisError
-
-from bookly_project.errors import error_response
 
 logger = logging.getLogger(__name__)
 
 CELERY_QUEUE = "celery"  # the default queue's Redis list; run_turn goes there
 QUEUE_DEPTH_MAX_AGE = 0.25  # seconds a process reuses the queue length it last read
+MESSAGE_POST_URL_NAME = "message-list"
 
 _queue_depth = {"value": 0, "read_at": float("-inf")}
 
@@ -38,7 +38,7 @@ def queue_depth_forget() -> None:
     _queue_depth["read_at"] = float("-inf")
 
 
-def _queue_depth_read() -> int:
+def queue_depth() -> int:
     """The broker queue's length, at most QUEUE_DEPTH_MAX_AGE old; 0 without Redis or when it fails.
 
     A Redis outage is not a reason to refuse: the POST stores the run and the sweep dispatches it.
@@ -58,30 +58,46 @@ def _queue_depth_read() -> int:
     return depth
 
 
-def _busy(code: str, message: str, retry_after: int) -> HttpResponse:
-    response = error_response(503, code, message, {"retry_after_seconds": retry_after})
-    response["Retry-After"] = str(retry_after)
-    return response
+def _is_message_post(scope: dict) -> bool:
+    if scope["type"] != "http" or scope["method"] != "POST":
+        return False
+    try:
+        return resolve(scope["path"]).url_name == MESSAGE_POST_URL_NAME
+    except Resolver404:
+        return False
 
 
-def admit_posts(view: Callable) -> Callable:
-    """An async view that sheds POSTs to `view` (a sync view) past the bounds above; other methods pass."""
-    pending = 0  # POSTs of this process between admission and response; event-loop only, so no lock
-    run_view = sync_to_async(view)
+async def _refuse(send, message: str, retry_after: int) -> None:
+    """503 in the API's one error shape, with Retry-After."""
+    body = json.dumps(
+        {"error": {"code": "overloaded", "message": message, "details": {"retry_after_seconds": retry_after}}}
+    ).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"retry-after", str(retry_after).encode()),
+        (b"cache-control", b"no-store"),
+    ]
+    await send({"type": "http.response.start", "status": 503, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
-    @wraps(view)
-    async def admitted(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        nonlocal pending
-        if request.method != "POST":
-            return await run_view(request, *args, **kwargs)
-        if pending >= settings.WEB_MAX_PENDING_POSTS:
-            return _busy("overloaded", "We are receiving more messages than we can take; please retry shortly.", 1)
-        if _queue_depth_read() > settings.MESSAGE_QUEUE_MAX_DEPTH:
-            return _busy("overloaded", "We are answering more messages than we can take; please retry shortly.", 5)
-        pending += 1
+
+class MessageAdmission:
+    """ASGI: refuse message POSTs past the bounds above; pass everything else to `app`."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.pending = 0  # message POSTs of this process in progress; event-loop only, so no lock
+
+    async def __call__(self, scope, receive, send) -> None:
+        if not _is_message_post(scope):
+            return await self.app(scope, receive, send)
+        if self.pending >= settings.WEB_MAX_PENDING_POSTS:
+            return await _refuse(send, "We are receiving more messages than we can take; please retry shortly.", 1)
+        if queue_depth() > settings.MESSAGE_QUEUE_MAX_DEPTH:
+            return await _refuse(send, "We are answering more messages than we can take; please retry shortly.", 5)
+        self.pending += 1
         try:
-            return await run_view(request, *args, **kwargs)
+            return await self.app(scope, receive, send)
         finally:
-            pending -= 1
-
-    return admitted  # wraps() kept the view's attributes: csrf_exempt, and cls for the schema
+            self.pending -= 1

@@ -1,16 +1,12 @@
 from django.urls import path
 
-from chat import admission, api
+from chat import api
 
 urlpatterns = [
     path("session", api.SessionApi.as_view(), name="session"),
     path("threads", api.ThreadListCreateApi.as_view(), name="thread-list"),
     path("threads/<uuid:thread_id>", api.ThreadDetailApi.as_view(), name="thread-detail"),
-    path(
-        "threads/<uuid:thread_id>/messages",
-        admission.admit_posts(api.MessageListCreateApi.as_view()),
-        name="message-list",
-    ),
+    path("threads/<uuid:thread_id>/messages", api.MessageListCreateApi.as_view(), name="message-list"),
     path(
         "threads/<uuid:thread_id>/messages/<uuid:message_id>/status",
         api.MessageStatusApi.as_view(),
