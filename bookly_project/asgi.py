@@ -5,7 +5,7 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bookly_project.settings")
-os.environ.setdefault("BOOKLY_WEB_PROCESS", "true")  # short database-pool wait: answer at once or 503
+os.environ.setdefault("BOOKLY_WEB_PROCESS", "true")  # short database-pool wait: answer soon or 503
 
 django_application = get_asgi_application()
 

@@ -83,8 +83,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": DB_POOL_MAX_SIZE,
-            # The web answers at once or not at all (503); a worker thread can wait its turn.
-            "timeout": env.float("DB_POOL_TIMEOUT", default=0.5 if _WEB_PROCESS else 10.0),
+            # The web answers soon or not at all (503); a worker thread can wait its turn. Not
+            # shorter: a cold pool opens connections on demand, which takes a while under load.
+            "timeout": env.float("DB_POOL_TIMEOUT", default=2.0 if _WEB_PROCESS else 10.0),
         }
 else:
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20  # SQLite: wait for the writer

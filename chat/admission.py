@@ -6,8 +6,9 @@ middleware stack. That matters: when the web is saturated, refusals must not eat
 the accepted requests need. Two bounds:
 
 - POSTs of messages this process holds (between arrival and response) beyond
-  WEB_MAX_PENDING_POSTS: Django runs every sync view of an ASGI process on one thread, one
-  request at a time, so a newcomer would only wait in line;
+  WEB_MAX_PENDING_POSTS: each holds a thread and, for its transaction, one of the process's
+  DB_POOL_MAX_SIZE connections, shared with the long-polls; a newcomer past the bound would
+  wait for a connection or for the CPU;
 - turns waiting in the Celery queue (LLEN of the broker's list, read at most every
   QUEUE_DEPTH_MAX_AGE seconds per process) beyond MESSAGE_QUEUE_MAX_DEPTH: the workers
   could not start the turn before its queue-wait bound (RUN_QUEUE_MAX_WAIT_SECONDS).
