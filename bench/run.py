@@ -442,6 +442,8 @@ class Bench:
             "accept_p95_ms": _r(percentile(accepted, 95)),
             "accept_p99_ms": _r(percentile(accepted, 99)),
             "polls_per_turn": _r(polls / len(window), 2) if window else None,
+            # POSTs refused (503/429) and sent again after Retry-After; the wait is in the turn time.
+            "refusals_per_turn": _r(sum(turn.refusals for turn in window) / len(window), 2) if window else None,
             "delivery_p50_ms": _r(percentile(delivery, 50)),
             "delivery_p95_ms": _r(percentile(delivery, 95)),
             "delivery_max_ms": _r(max(delivery, default=None)),
@@ -599,6 +601,7 @@ ROWS = [
     ("turn p50 / p95 / p99 (s)", lambda r: _triple(r, "turn", "s")),
     ("POST→202 p50 / p95 / p99 (ms)", lambda r: _triple(r, "accept", "ms")),
     ("long-polls per turn", lambda r: r.get("polls_per_turn")),
+    ("POSTs refused + retried per turn", lambda r: r.get("refusals_per_turn")),
     ("delivery p50 / p95 (ms)", lambda r: _pair(r.get("delivery_p50_ms"), r.get("delivery_p95_ms"))),
     ("errors", lambda r: r["errors"]),
     ("stuck runs (backlog)", lambda r: r["stuck_runs"] if "stuck_runs" in r else f"({r['backlog_after_drain']})"),
