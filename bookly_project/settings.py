@@ -202,6 +202,11 @@ MODEL_PRICES = env.json(
         "claude-opus-4-6": {"input": 5.0, "output": 25.0, "cache_write": 6.25, "cache_read": 0.50},
     },
 )
+# L4's second opinion on a reply its deterministic check is unsure about (anthropic backend only; empty
+# model name: never asked). One attempt, bounded in time and tokens; no answer lets the reply through.
+L4_SECOND_OPINION_MODEL = env.str("L4_SECOND_OPINION_MODEL", default="claude-haiku-4-5")
+L4_SECOND_OPINION_TIMEOUT_SECONDS = env.float("L4_SECOND_OPINION_TIMEOUT_SECONDS", default=5.0)
+L4_SECOND_OPINION_MAX_TOKENS = env.int("L4_SECOND_OPINION_MAX_TOKENS", default=5)
 
 # --- Model client resilience (chat/llm.py, chat/breaker.py) -------------------
 # One retry policy, ours (the SDK's own retries stay off): 429, 529, 5xx, connection
@@ -272,6 +277,15 @@ SPECTACULAR_SETTINGS = {
 # --- Flower -----------------------------------------------------------------
 
 FLOWER_BASIC_AUTH = env.str("FLOWER_BASIC_AUTH", default="")
+
+# --- Ops: /metrics and /readyz ------------------------------------------------
+
+# /metrics answers only with "Authorization: Bearer <METRICS_TOKEN>"; with no token it is off (404).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+METRICS_WINDOW_SECONDS = env.int("METRICS_WINDOW_SECONDS", default=300)  # what the *_recent figures cover
+# /readyz reports the queue stuck (503) past either bound.
+READY_QUEUE_MAX_WAIT_SECONDS = env.int("READY_QUEUE_MAX_WAIT_SECONDS", default=120)
+READY_QUEUE_MAX_DEPTH = env.int("READY_QUEUE_MAX_DEPTH", default=5000)
 
 # --- Static files, i18n -----------------------------------------------------
 
