@@ -71,6 +71,8 @@ TEMPLATES = [
 
 # --- Database ---------------------------------------------------------------
 
+# bookly_project/asgi.py (the web process) sets BOOKLY_WEB_PROCESS before the settings load.
+_WEB_PROCESS = env.bool("BOOKLY_WEB_PROCESS", default=False)
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'var' / 'bookly.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A pool per process: worker threads borrow a connection for each short DB step and
@@ -81,7 +83,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": DB_POOL_MAX_SIZE,
-            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+            # The web answers soon or not at all (503); a worker thread can wait its turn. Not
+            # shorter: a cold pool opens connections on demand, which takes a while under load.
+            "timeout": env.float("DB_POOL_TIMEOUT", default=2.0 if _WEB_PROCESS else 10.0),
         }
         # After a Postgres restart every pooled connection is dead. With health checks on,
         # Django gives the pool psycopg's ConnectionPool.check_connection: each connection is
@@ -154,7 +158,16 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The worker settings that decide how many turns run at once live here, not on command
+# lines, so the plain `celery -A bookly_project worker` runs turns as well as `make run`.
+# A turn waits seconds on the model and uses little CPU: a thread pool, many threads.
+# (DESIGN §9: one process's consumer cannot feed more than a few hundred threads; scale
+# out with more worker processes, e.g. one per core.)
+CELERY_WORKER_POOL = env.str("WORKER_POOL", default="threads")
+CELERY_WORKER_CONCURRENCY = env.int("WORKER_CONCURRENCY", default=100)
+# Each thread reserves at most one task beyond the one it runs: a worker never hoards the
+# queue that another, idler worker could serve.
+CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("WORKER_PREFETCH_MULTIPLIER", default=1)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Through a broker outage the worker reconnects forever (Celery's default gives up after 100
 # tries and exits), and a turn in progress keeps running: its run row, not the broker, says
@@ -197,6 +210,17 @@ ANTHROPIC_MODEL = env.str("ANTHROPIC_MODEL", default="claude-sonnet-4-6")
 ANTHROPIC_TIMEOUT_SECONDS = env.float("ANTHROPIC_TIMEOUT_SECONDS", default=60.0)
 ANTHROPIC_CONNECT_TIMEOUT_SECONDS = env.float("ANTHROPIC_CONNECT_TIMEOUT_SECONDS", default=5.0)
 MODEL_MAX_TOKENS = env.int("MODEL_MAX_TOKENS", default=1024)
+# US dollars per million tokens, per model: input, output, cache write (5-minute entries), cache
+# read. Used for estimated costs (make bench); override the whole table with MODEL_PRICES as JSON.
+MODEL_PRICES = env.json(
+    "MODEL_PRICES",
+    default={
+        "claude-sonnet-4-6": {"input": 3.0, "output": 15.0, "cache_write": 3.75, "cache_read": 0.30},
+        "claude-sonnet-4-5": {"input": 3.0, "output": 15.0, "cache_write": 3.75, "cache_read": 0.30},
+        "claude-haiku-4-5": {"input": 1.0, "output": 5.0, "cache_write": 1.25, "cache_read": 0.10},
+        "claude-opus-4-6": {"input": 5.0, "output": 25.0, "cache_write": 6.25, "cache_read": 0.50},
+    },
+)
 # L4's second opinion on a reply its deterministic check is unsure about (anthropic backend only; empty
 # model name: never asked). One attempt, bounded in time and tokens; no answer lets the reply through.
 L4_SECOND_OPINION_MODEL = env.str("L4_SECOND_OPINION_MODEL", default="claude-haiku-4-5")
@@ -231,12 +255,18 @@ RUN_STALE_AFTER_SECONDS = env.int("RUN_STALE_AFTER_SECONDS", default=180)
 RUN_REDISPATCH_AFTER_SECONDS = env.int("RUN_REDISPATCH_AFTER_SECONDS", default=60)
 RUN_EXPIRE_AFTER_SECONDS = env.int("RUN_EXPIRE_AFTER_SECONDS", default=600)
 RUN_MAX_ATTEMPTS = env.int("RUN_MAX_ATTEMPTS", default=3)
+# A run that waited longer than this in the queue since it was last sent (dispatched_at) is
+# ended `expired` by the worker that claims it instead of being answered late.
+RUN_QUEUE_MAX_WAIT_SECONDS = env.int("RUN_QUEUE_MAX_WAIT_SECONDS", default=60)
 # How long a return preview waits for the customer's Confirm / Cancel.
 CONFIRMATION_TTL_SECONDS = env.int("CONFIRMATION_TTL_SECONDS", default=900)
 
 # --- API --------------------------------------------------------------------
 
 MESSAGE_MAX_CHARS = 4000
+# Load shedding of the message POST (chat/admission.py): refused at once with 503 + Retry-After.
+WEB_MAX_PENDING_POSTS = env.int("WEB_MAX_PENDING_POSTS", default=16)  # per web process
+MESSAGE_QUEUE_MAX_DEPTH = env.int("MESSAGE_QUEUE_MAX_DEPTH", default=1000)  # turns waiting in the Celery queue
 LONG_POLL_MAX_SECONDS = 30
 POLL_AFTER_MS = env.int("POLL_AFTER_MS", default=1000)
 

@@ -257,6 +257,23 @@ _REQUEUE_BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 STORAGE_UNAVAILABLE = "storage_unavailable"
 
 
+QUEUE_TIMEOUT = agent.TurnOutcome(
+    status=Run.Status.EXPIRED,
+    error_code="queue_timeout",
+    error_message="We are very busy and could not answer in time; please send your message again.",
+)
+
+
+def _queue_wait_exceeded(run: Run) -> bool:
+    """Did the run wait in the queue longer than RUN_QUEUE_MAX_WAIT_SECONDS since it was last sent?
+
+    Read from the claimed row, so a run claimed in time costs nothing more. An answer that
+    comes minutes after the customer gave up is worse than a clear "send it again".
+    """
+    queued_since = run.dispatched_at or run.created_at
+    return run.started_at - queued_since > timedelta(seconds=settings.RUN_QUEUE_MAX_WAIT_SECONDS)
+
+
 def run_execute(*, run_id: UUID | str) -> str:
     """The task's body: claim the run, run the agent outside any transaction, record the end.
 
@@ -268,6 +285,9 @@ def run_execute(*, run_id: UUID | str) -> str:
     """
     run = run_claim(run_id=run_id)
     if run is None:
+        return ""
+    if _queue_wait_exceeded(run):
+        run_finish(run=run, outcome=QUEUE_TIMEOUT)
         return ""
     notify.run_changed(run.id)
     try:

@@ -173,7 +173,11 @@ def managed_process(args: list[str], *, env: dict, name: str, ready: Callable[[P
 def celery_worker(
     env_overrides: dict | None = None, *, concurrency: int = 8, name: str = "worker", extra_args: tuple[str, ...] = ()
 ) -> Iterator[Path]:
-    """Start `celery worker` against the test database and Redis; yield its log path; stop it."""
+    """Start `celery worker` against the test database and Redis; yield its log path; stop it.
+
+    Pool and concurrency come from the Celery settings (WORKER_CONCURRENCY), as in production.
+    """
+    env_overrides = {"WORKER_CONCURRENCY": str(concurrency), **(env_overrides or {})}
     args = [
         sys.executable,
         "-m",
@@ -181,10 +185,6 @@ def celery_worker(
         "-A",
         "bookly_project",
         "worker",
-        "--pool",
-        "threads",
-        "--concurrency",
-        str(concurrency),
         "--loglevel",
         "INFO",
         "--without-mingle",
