@@ -5,6 +5,7 @@ Transcripts are read-only; staff edit only the review fields of a thread.
 
 from django.contrib import admin
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.html import format_html
 
 from chat.models import ModelCall, Run, Thread, ToolCall
@@ -73,7 +74,7 @@ class ThreadAdmin(admin.ModelAdmin):
         "attention",
         "reviewed",
         "message_count",
-        "updated_at",
+        "last_activity",
     ]
     list_filter = [NeedsPersonFilter, "status", "flagged", "reviewed", "created_at", "updated_at"]
     search_fields = ["id"]  # replaced by get_search_results: email, order id, words, id
@@ -125,6 +126,10 @@ class ThreadAdmin(admin.ModelAdmin):
     @admin.display(description="needs a person")
     def attention(self, thread: Thread) -> str:
         return ", ".join(thread_attention(thread)) or "-"
+
+    @admin.display(description="last activity", ordering="updated_at")
+    def last_activity(self, thread: Thread) -> str:
+        return f"{timezone.localtime(thread.updated_at):%Y-%m-%d %H:%M}"
 
     @admin.display(description="messages", ordering="last_seq")
     def message_count(self, thread: Thread) -> int:

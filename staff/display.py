@@ -5,7 +5,7 @@ from typing import Any
 
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 
 def admin_link(model_label: str, pk: Any, text: str) -> SafeString | str:
@@ -36,5 +36,5 @@ def json_pretty(value: Any) -> SafeString:
 def error_mark(is_error: bool) -> SafeString:
     """A red cross for a failed call, a plain "ok" otherwise (never a green tick on a failure)."""
     if is_error:
-        return format_html('<span class="staff-error" title="The call failed">✗ error</span>')
-    return format_html('<span class="staff-ok">ok</span>')
+        return mark_safe('<span class="staff-error" title="The call failed">✗ error</span>')
+    return mark_safe('<span class="staff-ok">ok</span>')

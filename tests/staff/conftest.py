@@ -66,3 +66,20 @@ def conversation(demo_orders) -> Callable[..., Thread]:
 ORDER_STATUS = f"Where is my order BK-10042? My email is {SARAH}"
 OFF_TOPIC = "Can you write me a poem about the sea?"
 SHIPPING = "How long does shipping take?"
+
+
+def bot_return(scripted, conversation) -> Thread:
+    """A thread where the bot started a return of The Goldfinch (BK-10042) and the customer confirmed it."""
+    from chat import actions
+    from chat.models import Run
+    from guardrails.models import PendingAction
+    from tests.guardrails.conftest import DONE, eligibility_call, return_call
+
+    scripted.script(eligibility_call("BK-10042"), return_call("BK-10042", titles=["The Goldfinch"]))
+    thread = conversation("I want to return The Goldfinch from BK-10042, my email is sarah.chen@example.com")
+    run = Run.objects.get(thread=thread)
+    action = PendingAction.objects.get(run=run)
+    actions.action_decide(run=run, action_id=action.pk, decision="confirm")
+    scripted.script(DONE)
+    services.run_execute(run_id=run.pk)
+    return thread
