@@ -73,7 +73,6 @@ class ThreadAdmin(admin.ModelAdmin):
         "status",
         "attention",
         "reviewed",
-        "message_count",
         "last_activity",
     ]
     list_filter = [NeedsPersonFilter, "status", "flagged", "reviewed", "created_at", "updated_at"]
@@ -92,6 +91,9 @@ class ThreadAdmin(admin.ModelAdmin):
 
     class Media:
         css = {"all": ["staff/admin.css"]}
+
+    def has_add_permission(self, request) -> bool:
+        return False  # conversations start in the chat, never here
 
     def get_queryset(self, request):
         return threads_for_queue(super().get_queryset(request))
@@ -130,10 +132,6 @@ class ThreadAdmin(admin.ModelAdmin):
     @admin.display(description="last activity", ordering="updated_at")
     def last_activity(self, thread: Thread) -> str:
         return f"{timezone.localtime(thread.updated_at):%Y-%m-%d %H:%M}"
-
-    @admin.display(description="messages", ordering="last_seq")
-    def message_count(self, thread: Thread) -> int:
-        return thread.last_seq
 
     @admin.display(description="tokens used (input + output)")
     def tokens_used(self, thread: Thread) -> int:
