@@ -83,8 +83,8 @@ class ThreadAdmin(admin.ModelAdmin):
     readonly_fields = ["id", "status", "tokens_used", "created_at", "updated_at", "conversation"]
     fieldsets = [
         (None, {"fields": ["id", "status", "created_at", "updated_at", "tokens_used"]}),
-        ("Review", {"fields": ["reviewed", "flagged", "staff_note"]}),
         ("Conversation", {"fields": ["conversation"], "classes": ["staff-conversation-set"]}),
+        ("Review", {"fields": ["reviewed", "flagged", "staff_note"]}),
     ]
     inlines = [RunInline]
     actions = ["mark_reviewed", "flag"]

@@ -88,7 +88,8 @@ def figures_by_day_live(*, start: date, end: date) -> dict[date, dict[str, Any]]
         day["evidence"] = {key: row[f"evidence_{key}"] for key in EVIDENCE if row[f"evidence_{key}"]}
 
     usage = {f"t_{kind}": Sum(f"{kind}_tokens") for kind in TOKEN_KINDS}
-    for row in rows(Run.objects.exclude(model=""), "model", **usage):
+    # Per model call: the model that actually answered is priced, not the one the run was queued for.
+    for row in rows(ModelCall.objects.exclude(model=""), "model", **usage):
         days[row["day"]]["tokens"][row["model"]] = {kind: row[f"t_{kind}"] or 0 for kind in TOKEN_KINDS}
     for row in rows(Run.objects.filter(status=Run.Status.FAILED), "error_code", n=Count("pk")):
         days[row["day"]]["failed_by_code"][row["error_code"] or "unknown"] = row["n"]

@@ -13,11 +13,13 @@ from chat.models import Thread
 from staff.roles import SUPPORT_LEAD
 from tests.browser.conftest import SCREENSHOTS
 from tests.fakes import ScriptedModel, text_reply
+from tests.guardrails.conftest import DONE, return_call
 from tests.staff.conftest import (  # noqa: F401 (fixtures)
     MARIA,
     OFF_TOPIC,
     ORDER_STATUS,
     SHIPPING,
+    age,
     conversation,
     demo_orders,
 )
@@ -31,7 +33,8 @@ PASSWORD = "lead-password-for-tests-7"
 def scripted_conversation(monkeypatch, create, owner: str, text: str, *responses) -> Thread:
     """A conversation whose model answers with `responses` (a failure, an ungrounded draft)."""
     with monkeypatch.context() as patch:
-        patch.setattr("chat.agent.get_model", lambda: ScriptedModel(*responses))
+        model = ScriptedModel(*responses, name="claude-sonnet-4-6")  # priced in the default MODEL_PRICES
+        patch.setattr("chat.agent.get_model", lambda: model)
         return create(text, owner=owner)
 
 
@@ -47,7 +50,14 @@ def review_data(conversation, monkeypatch) -> dict[str, Thread]:  # noqa: F811
         "fallback": scripted_conversation(
             monkeypatch, conversation, "fay", "Has my parcel shipped?", text_reply("Your order BK-55555 shipped.")
         ),
+        "blocked": scripted_conversation(  # a return nobody verified: stage 1 blocks it
+            monkeypatch, conversation, "gus", "Return BK-10042 please", return_call("BK-10042"), DONE
+        ),
     }
+    # Spread over the past week, so the dashboard's charts have more than one day.
+    age(threads["maria"], 2)
+    age(threads["injected"], 5)
+    age(threads["failed"], 3)
     user = User.objects.create_user("leo", "leo@bookly.example", PASSWORD, is_staff=True)
     user.groups.add(Group.objects.get(name=SUPPORT_LEAD))
     return threads
@@ -72,7 +82,7 @@ def test_a_lead_reviews_the_queue_a_thread_and_the_dashboard_under_the_csp(chat_
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     page.goto(f"{web}/admin/chat/thread/")
-    assert page.locator("#result_list tbody tr").count() == 5
+    assert page.locator("#result_list tbody tr").count() == 6
     assert page.locator("td.field-customer", has_text="sarah.chen@example.com").count() == 1
     assert page_width(page) <= WIDE["width"]
     last_column = page.locator("th.column-last_activity").bounding_box()
@@ -97,8 +107,8 @@ def test_a_lead_reviews_the_queue_a_thread_and_the_dashboard_under_the_csp(chat_
     page.screenshot(path=str(SCREENSHOTS / "staff-guardrail-events.png"))
 
     page.goto(f"{web}/admin/dashboard/")
-    assert page.locator(".staff-chart svg").count() >= 4
-    assert page.locator(".staff-figure", has_text="Conversations").locator("strong").inner_text() == "5"
+    assert page.locator(".staff-chart svg").count() == 6  # every chart has data
+    assert page.locator(".staff-figure", has_text="Conversations").locator("strong").inner_text() == "6"
     page.screenshot(path=str(SCREENSHOTS / "staff-dashboard.png"), full_page=True)
 
     page.get_by_role("link", name="1", exact=True).first.click()  # an evidence figure opens its list

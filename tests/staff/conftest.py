@@ -5,6 +5,7 @@ tests), so every row the admin shows was written by the product, not by the test
 """
 
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -12,7 +13,9 @@ from django.core.management import call_command
 from django.test import Client
 
 from chat import services
-from chat.models import Thread
+from chat.models import Message, Run, Thread
+from guardrails.models import GuardrailEvent
+from orders.models import Return
 from staff.roles import AUDITOR, SUPPORT_AGENT, SUPPORT_LEAD
 from tests.conftest import turn
 
@@ -83,3 +86,18 @@ def bot_return(scripted, conversation) -> Thread:
     scripted.script(DONE)
     services.run_execute(run_id=run.pk)
     return thread
+
+
+def age(thread: Thread, days: int) -> None:
+    """Move a conversation `days` into the past (every timestamp the dashboard reads)."""
+    shift = timedelta(days=days)
+    for model, lookup in ((Thread, "pk"), (Run, "thread_id"), (Message, "thread_id")):
+        for row in model.objects.filter(**{lookup: thread.pk}):
+            fields = [name for name in ("created_at", "updated_at", "completed_at", "started_at") if hasattr(row, name)]
+            model.objects.filter(pk=row.pk).update(
+                **{name: getattr(row, name) - shift for name in fields if getattr(row, name)}
+            )
+    for event in GuardrailEvent.objects.filter(thread_id=thread.pk):
+        GuardrailEvent.objects.filter(pk=event.pk).update(created_at=event.created_at - shift)
+    for rma in Return.objects.filter(thread_id=thread.pk):
+        Return.objects.filter(pk=rma.pk).update(created_at=rma.created_at - shift)

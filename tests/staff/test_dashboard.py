@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from chat.llm import ModelError
-from chat.models import Run
+from chat.models import ModelCall, Run
 from guardrails.models import GuardrailEvent
 from staff.dashboard import cost_usd, dashboard_figures, percentile
 from tests.fakes import text_reply
@@ -85,7 +85,7 @@ def test_failures_fallbacks_and_blocks_are_counted_and_linked(lead, scripted, co
 def test_tokens_and_estimated_cost_come_from_the_price_table(lead, scripted, conversation, settings):
     scripted.script(text_reply("Hello!"), text_reply("Hello again!"))
     conversation("Hi", "Hi again")
-    model = Run.objects.values_list("model", flat=True).first()
+    model = ModelCall.objects.values_list("model", flat=True).first()
     settings.MODEL_PRICES = {model: {"input": 3.0, "output": 15.0, "cache_write": 3.75, "cache_read": 0.3}}
 
     totals = lead.get(DASHBOARD).context["totals"]

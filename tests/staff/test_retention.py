@@ -9,31 +9,15 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from chat.models import Message, Run, Thread, ToolCall
-from guardrails.models import GuardrailEvent
 from orders.models import Return
 from staff import tasks
 from staff.dashboard import dashboard_figures
 from staff.models import DailyFigures
 from staff.retention import retention_apply
 from tests.fakes import text_reply
-from tests.staff.conftest import OFF_TOPIC, ORDER_STATUS, SHIPPING, bot_return
+from tests.staff.conftest import OFF_TOPIC, ORDER_STATUS, SHIPPING, age, bot_return
 
 pytestmark = pytest.mark.django_db
-
-
-def age(thread: Thread, days: int) -> None:
-    """Move a conversation `days` into the past (every timestamp the dashboard reads)."""
-    shift = timedelta(days=days)
-    for model, lookup in ((Thread, "pk"), (Run, "thread_id"), (Message, "thread_id")):
-        for row in model.objects.filter(**{lookup: thread.pk}):
-            fields = [name for name in ("created_at", "updated_at", "completed_at", "started_at") if hasattr(row, name)]
-            model.objects.filter(pk=row.pk).update(
-                **{name: getattr(row, name) - shift for name in fields if getattr(row, name)}
-            )
-    for event in GuardrailEvent.objects.filter(thread_id=thread.pk):
-        GuardrailEvent.objects.filter(pk=event.pk).update(created_at=event.created_at - shift)
-    for rma in Return.objects.filter(thread_id=thread.pk):
-        Return.objects.filter(pk=rma.pk).update(created_at=rma.created_at - shift)
 
 
 def test_old_conversations_are_deleted_and_recent_ones_kept(conversation):
