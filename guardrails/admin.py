@@ -132,6 +132,8 @@ class PolicyVersionAdmin(admin.ModelAdmin):
         except ValidationError as error:
             self.message_user(request, f"Not restored: {'; '.join(error.messages)}", messages.ERROR)
             return
+        policy = GuardrailPolicy.objects.order_by("pk").first()
+        self.log_change(request, policy, f"Restored v{version.restored_from.version} as v{version.version}.")
         self.message_user(request, f"Restored as policy v{version.version}.", messages.SUCCESS)
 
 

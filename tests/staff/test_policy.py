@@ -1,6 +1,7 @@
 """Policy edits in the admin: every number bounded, tools from the registry, every save a version."""
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.core.exceptions import ValidationError
 
 from guardrails.models import GuardrailPolicy, PolicyVersion
@@ -108,6 +109,7 @@ def test_restoring_a_past_version_applies_its_values_as_a_new_version(lead):
     assert (policy.version, policy.turns_per_thread, policy.returns_per_thread) == (4, 30, 2)
     restored = PolicyVersion.objects.get(version=4)
     assert restored.restored_from == v2
+    assert LogEntry.objects.filter(object_id=str(policy.pk), change_message="Restored v2 as v4.").exists()
     assert restored.changes == {
         "turns_per_thread": {"old": 12, "new": 30},
         "returns_per_thread": {"old": 0, "new": 2},
