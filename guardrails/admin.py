@@ -252,6 +252,24 @@ class PendingActionAdmin(ReadOnlyAdmin):
     list_filter = ["decision", "tool_name", "created_at"]
     search_fields = ["id", "thread__id", "run__id"]
     date_hierarchy = "created_at"
+    fields = [
+        "id",
+        "created_at",
+        "tool_name",
+        "decision",
+        "decided_at",
+        "result_code",
+        "expires_at",
+        "thread_link",
+        "fingerprint",
+        "preview_json",
+        "effect_json",
+        "arguments_json",
+    ]
+    readonly_fields = fields
+
+    class Media:
+        css = {"all": ["staff/admin.css"]}
 
     @admin.display(description="order")
     def order(self, action: PendingAction) -> str:
@@ -264,3 +282,15 @@ class PendingActionAdmin(ReadOnlyAdmin):
     @admin.display(description="thread")
     def thread_link(self, action: PendingAction) -> str:
         return thread_link(action.thread_id)
+
+    @admin.display(description="preview (what the customer was shown)")
+    def preview_json(self, action: PendingAction) -> str:
+        return json_pretty(action.preview)
+
+    @admin.display(description="effect")
+    def effect_json(self, action: PendingAction) -> str:
+        return json_pretty(action.effect)
+
+    @admin.display(description="tool input")
+    def arguments_json(self, action: PendingAction) -> str:
+        return json_pretty(action.arguments)

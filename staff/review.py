@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, Exists, Expression, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Substr
 
@@ -39,8 +39,8 @@ def _message_preview(*, last: bool) -> Subquery:
 
 # Why a thread needs a person: key -> (label, condition on Thread). Add a reason here and the
 # queue filter, the "attention" column and the dashboard pick it up.
-NEEDS_PERSON: dict[str, tuple[str, Callable[[], Q | Exists]]] = {
-    "flagged": ("Flagged by staff", lambda: Q(flagged=True)),
+NEEDS_PERSON: dict[str, tuple[str, Callable[[], Expression]]] = {
+    "flagged": ("Flagged by staff", lambda: ExpressionWrapper(Q(flagged=True), output_field=BooleanField())),
     "failed_run": (
         "A turn failed",
         lambda: Exists(Run.objects.filter(thread_id=OuterRef("pk"), status=Run.Status.FAILED)),
@@ -77,17 +77,13 @@ def threads_for_queue(queryset: QuerySet[Thread]) -> QuerySet[Thread]:
         ),
         first_message=_message_preview(last=False),
         last_message=_message_preview(last=True),
-        **{f"needs_{key}": condition() for key, (_, condition) in NEEDS_PERSON.items() if key != "flagged"},
+        **{f"needs_{key}": condition() for key, (_, condition) in NEEDS_PERSON.items()},
     )
 
 
 def thread_attention(thread: Thread) -> list[str]:
     """Labels of the reasons this (annotated) thread needs a person."""
-    return [
-        label
-        for key, (label, _) in NEEDS_PERSON.items()
-        if (thread.flagged if key == "flagged" else getattr(thread, f"needs_{key}", False))
-    ]
+    return [label for key, (label, _) in NEEDS_PERSON.items() if getattr(thread, f"needs_{key}", False)]
 
 
 def threads_search(queryset: QuerySet[Thread], term: str) -> QuerySet[Thread]:

@@ -268,3 +268,14 @@ def test_the_returns_list_links_the_conversation_and_turn_and_totals_the_filtere
     assert f"/admin/chat/thread/{thread.pk}/change/" in by_bot
     assert f"/admin/chat/run/{rma.run_id}/change/" in by_bot
     assert row_of(by_bot, "order_link") == [f'<a href="/admin/orders/order/{rma.order_id}/change/">BK-10042</a>']
+
+
+def test_a_pending_action_page_shows_its_preview_and_effect_as_indented_json(lead, scripted, conversation):
+    from guardrails.models import PendingAction
+
+    bot_return(scripted, conversation)
+    action = PendingAction.objects.get()
+
+    page = lead.get(f"/admin/guardrails/pendingaction/{action.pk}/change/").content.decode()
+    assert '<pre class="staff-json">{\n  &quot;' in page
+    assert "&quot;order_id&quot;: &quot;BK-10042&quot;" in page
