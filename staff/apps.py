@@ -11,5 +11,6 @@ class StaffConfig(AppConfig):
 
         from staff.roles import roles_sync_after_migrate
 
-        # Groups follow the permissions of models added later (e.g. a new app's approvals).
-        post_migrate.connect(roles_sync_after_migrate, sender=self)
+        # After every app's migrations (and every test-database flush), so the groups follow the
+        # permissions of models added later, e.g. a new app's approvals.
+        post_migrate.connect(roles_sync_after_migrate, dispatch_uid="staff.roles_sync")

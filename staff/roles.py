@@ -51,7 +51,12 @@ def roles_sync(*, group_model=None, permission_model=None) -> None:
         group.permissions.set([pk for pk, app, codename in permissions if holds(app, codename)])
 
 
-def roles_sync_after_migrate(**kwargs) -> None:
+def roles_sync_after_migrate(*, app_config, using: str, apps, **kwargs) -> None:
+    from django.contrib.auth.management import create_permissions
+
+    # This app is first in INSTALLED_APPS, so this handler runs before auth's own for this app:
+    # create the app's permissions now (idempotent), then give the groups theirs.
+    create_permissions(app_config, verbosity=0, using=using, apps=apps)
     roles_sync()
 
 
