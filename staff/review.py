@@ -41,6 +41,10 @@ def _message_preview(*, last: bool) -> Subquery:
 # queue filter, the "attention" column and the dashboard pick it up.
 NEEDS_PERSON: dict[str, tuple[str, Callable[[], Expression]]] = {
     "flagged": ("Flagged by staff", lambda: ExpressionWrapper(Q(flagged=True), output_field=BooleanField())),
+    "handoff": (
+        "The bot handed it to a person",
+        lambda: Exists(Run.objects.filter(thread_id=OuterRef("pk"), ending="handoff")),
+    ),
     "failed_run": (
         "A turn failed",
         lambda: Exists(Run.objects.filter(thread_id=OuterRef("pk"), status=Run.Status.FAILED)),
@@ -128,6 +132,7 @@ EVIDENCE: dict[str, tuple[str, Callable[[], Q | Exists]]] = {
         lambda: Exists(ToolCall.objects.filter(run_id=OuterRef("pk"), name="lookup_policy", is_error=False)),
     ),
     "refusal": ("Refused (off topic)", lambda: Q(assistant_message__content__startswith=REFUSAL_PREFIX)),
+    "handoff": ("Handed to a person", lambda: Q(ending="handoff")),
 }
 
 

@@ -11,7 +11,7 @@ from chat.llm import ModelError
 from chat.models import ModelCall, Run
 from guardrails.models import GuardrailEvent
 from staff.dashboard import cost_usd, dashboard_figures, percentile
-from tests.fakes import text_reply
+from tests.fakes import text_reply, tool_use_reply
 from tests.guardrails.conftest import DONE, return_call
 from tests.staff.conftest import OFF_TOPIC, ORDER_STATUS, SHIPPING, bot_return
 
@@ -44,7 +44,13 @@ def test_each_evidence_figure_links_to_the_runs_that_prove_it(lead, conversation
     conversation(SHIPPING, owner="customer-2")
     links = figure_links(lead.get(DASHBOARD).content.decode())
 
-    expected = {"Order status given": 1, "Policy quoted": 2, "Refused (off topic)": 1, "Return written": 0}
+    expected = {
+        "Order status given": 1,
+        "Policy quoted": 2,
+        "Refused (off topic)": 1,
+        "Return written": 0,
+        "Handed to a person": 0,
+    }
     for label, count in expected.items():
         runs = lead.get(links[label]).context["cl"].result_list
         assert len(runs) == count, label
@@ -157,3 +163,12 @@ def test_the_charts_are_inline_svg_with_no_script_or_style_attribute(lead, conve
 
 def test_the_admin_home_links_to_the_dashboard(lead):
     assert 'href="/admin/dashboard/"' in lead.get("/admin/").content.decode()
+
+
+def test_a_handoff_counts_as_a_resolution_and_links_to_its_turn(lead, scripted, conversation):
+    scripted.script(tool_use_reply("send_reply", {"intent": "handoff", "message": "A colleague will reply."}))
+    conversation("I want to talk to a human agent please")
+
+    links = figure_links(lead.get(DASHBOARD).content.decode())
+    runs = lead.get(links["Handed to a person"]).context["cl"].result_list
+    assert [run.ending for run in runs] == ["handoff"]
