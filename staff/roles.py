@@ -7,6 +7,7 @@ also covers the permissions of models added later (a lead can do everything, alw
 from collections.abc import Callable
 from decimal import Decimal
 
+from django.apps import apps as global_apps
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
@@ -51,7 +52,8 @@ def roles_sync(*, group_model=None, permission_model=None) -> None:
         group.permissions.set([pk for pk, app, codename in permissions if holds(app, codename)])
 
 
-def roles_sync_after_migrate(*, app_config, using: str, apps, **kwargs) -> None:
+def roles_sync_after_migrate(*, app_config, using: str, apps=global_apps, **kwargs) -> None:
+    """post_migrate (after migrate, with the migrated state's `apps`; after a flush, without)."""
     from django.contrib.auth.management import create_permissions
 
     # This app is first in INSTALLED_APPS, so this handler runs before auth's own for this app:

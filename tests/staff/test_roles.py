@@ -166,3 +166,13 @@ def test_a_lead_holds_every_permission_of_the_product_apps(db):
     lead_permissions = set(Group.objects.get(name=SUPPORT_LEAD).permissions.values_list("pk", flat=True))
     product = Permission.objects.filter(content_type__app_label__in=["chat", "orders", "guardrails", "staff"])
     assert set(product.values_list("pk", flat=True)) == lead_permissions
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_roles_come_back_after_the_database_is_flushed():
+    from django.core.management import call_command
+
+    call_command("flush", interactive=False, verbosity=0)
+
+    assert set(Group.objects.values_list("name", flat=True)) == set(ROLES)
+    assert Group.objects.get(name=SUPPORT_AGENT).permissions.filter(codename="approve_return").exists()
