@@ -15,6 +15,7 @@ urlpatterns = [
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("healthz", api.healthz, name="healthz"),
     path("readyz", api.readyz, name="readyz"),
+    path("metrics", api.metrics, name="metrics"),
     path("admin/", include("staff.urls")),
     path("admin/", admin.site.urls),
 ]
