@@ -4,6 +4,7 @@ Every variable is documented in the README. Defaults are safe for local use: wit
 DATABASE_URL / REDIS_URL the app runs on SQLite and a file-based Celery broker.
 """
 
+from decimal import Decimal
 from pathlib import Path
 
 import environ
@@ -22,6 +23,8 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 PORT = env.int("PORT", default=8000)
 
 INSTALLED_APPS = [
+    # First, so its templates (the admin index link to the dashboard) override the admin's.
+    "staff",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -198,6 +201,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "chat.tasks.expire_pending_actions",
         "schedule": env.float("SWEEP_INTERVAL_SECONDS", default=30.0),
     },
+    "retention-apply": {
+        "task": "staff.tasks.retention_apply",
+        "schedule": env.float("RETENTION_INTERVAL_SECONDS", default=24 * 3600.0),
+    },
 }
 
 # --- The agent ---------------------------------------------------------------
@@ -211,7 +218,8 @@ ANTHROPIC_TIMEOUT_SECONDS = env.float("ANTHROPIC_TIMEOUT_SECONDS", default=60.0)
 ANTHROPIC_CONNECT_TIMEOUT_SECONDS = env.float("ANTHROPIC_CONNECT_TIMEOUT_SECONDS", default=5.0)
 MODEL_MAX_TOKENS = env.int("MODEL_MAX_TOKENS", default=1024)
 # US dollars per million tokens, per model: input, output, cache write (5-minute entries), cache
-# read. Used for estimated costs (make bench); override the whole table with MODEL_PRICES as JSON.
+# read. Estimated costs in make bench and on the admin dashboard (a model missing here is shown as
+# unpriced); override the whole table with MODEL_PRICES as JSON.
 MODEL_PRICES = env.json(
     "MODEL_PRICES",
     default={
@@ -219,6 +227,7 @@ MODEL_PRICES = env.json(
         "claude-sonnet-4-5": {"input": 3.0, "output": 15.0, "cache_write": 3.75, "cache_read": 0.30},
         "claude-haiku-4-5": {"input": 1.0, "output": 5.0, "cache_write": 1.25, "cache_read": 0.10},
         "claude-opus-4-6": {"input": 5.0, "output": 25.0, "cache_write": 6.25, "cache_read": 0.50},
+        "bookly-offline-demo": {"input": 0.0, "output": 0.0, "cache_write": 0.0, "cache_read": 0.0},
     },
 )
 # L4's second opinion on a reply its deterministic check is unsure about (anthropic backend only; empty
@@ -260,6 +269,14 @@ RUN_MAX_ATTEMPTS = env.int("RUN_MAX_ATTEMPTS", default=3)
 RUN_QUEUE_MAX_WAIT_SECONDS = env.int("RUN_QUEUE_MAX_WAIT_SECONDS", default=60)
 # How long a return preview waits for the customer's Confirm / Cancel.
 CONFIRMATION_TTL_SECONDS = env.int("CONFIRMATION_TTL_SECONDS", default=900)
+
+# --- Support staff: approvals, dashboard cost, retention -----------------------
+
+# A support agent may approve a held return up to this amount; a support lead, any amount.
+SUPPORT_AGENT_APPROVAL_LIMIT = Decimal(env.str("SUPPORT_AGENT_APPROVAL_LIMIT", default="100.00"))
+# Conversations with no activity for this many days are deleted by `manage.py retention_apply`
+# (daily, from beat); the dashboard's daily figures and the returns ledger are kept.
+RETENTION_DAYS = env.int("RETENTION_DAYS", default=365)
 
 # --- API --------------------------------------------------------------------
 

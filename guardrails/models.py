@@ -3,11 +3,18 @@
 import uuid
 from decimal import Decimal
 
-from django.core.validators import MinValueValidator
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 
 from orders.policy import MAX_REFUND_WITHOUT_HUMAN
+
+# Bounds on every number staff can set: outside them the policy would stop the product working.
+MAX_POLICY_AMOUNT = Decimal("10000.00")
+MAX_RETURNS_PER_THREAD = 20
+MAX_TURNS_PER_THREAD = 500
 
 
 class GuardrailPolicy(models.Model):
@@ -28,18 +35,24 @@ class GuardrailPolicy(models.Model):
         max_digits=10,
         decimal_places=2,
         default=Decimal("0.00"),
-        validators=[MinValueValidator(0)],
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_POLICY_AMOUNT)],
         help_text="With 'above an amount': refunds above this need the customer's confirmation.",
     )
     max_refund_without_human = models.DecimalField(
         max_digits=10,
         decimal_places=2,
         default=MAX_REFUND_WITHOUT_HUMAN,
-        validators=[MinValueValidator(0)],
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_POLICY_AMOUNT)],
         help_text="Refunds above this are refused in chat (a human must handle them).",
     )
-    returns_per_thread = models.PositiveSmallIntegerField(default=2)
-    turns_per_thread = models.PositiveSmallIntegerField(default=40)
+    returns_per_thread = models.PositiveSmallIntegerField(
+        default=2, validators=[MaxValueValidator(MAX_RETURNS_PER_THREAD)], help_text="0 turns returns in chat off."
+    )
+    turns_per_thread = models.PositiveSmallIntegerField(
+        default=40,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_TURNS_PER_THREAD)],
+        help_text="Customer messages one conversation may have; at least 1.",
+    )
     version = models.PositiveIntegerField(default=1, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -56,8 +69,43 @@ class GuardrailPolicy(models.Model):
         super().save(*args, **kwargs)
         self.refresh_from_db(fields=["version"])
 
+    def clean(self) -> None:
+        # A misspelt name would silently switch a tool off; a JSON string is not a list of names.
+        from chat.tools import TOOLS  # chat imports guardrails: import at use
+
+        tools = self.allowed_tools
+        if not isinstance(tools, list) or not all(isinstance(name, str) for name in tools):
+            raise ValidationError(
+                {"allowed_tools": 'Enter a list of tool names, e.g. ["lookup_order", "lookup_policy"].'}
+            )
+        unknown = sorted(set(tools) - set(TOOLS))
+        if unknown:
+            raise ValidationError(
+                {"allowed_tools": f"Unknown tool: {', '.join(unknown)}. Known tools: {', '.join(TOOLS)}."}
+            )
+
     def allows_tool(self, name: str) -> bool:
         return not self.allowed_tools or name in self.allowed_tools
+
+
+class PolicyVersion(models.Model):
+    """One saved edit of the policy: who, when, what changed (old and new values), and the result."""
+
+    version = models.PositiveIntegerField(help_text="The policy's version after this edit.")
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    changed_by_name = models.CharField(max_length=150, blank=True, help_text="Kept if the account is deleted.")
+    changed_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    changes = models.JSONField(default=dict, help_text='{"field": {"old": ..., "new": ...}} for each changed field.')
+    values = models.JSONField(help_text="Every editable field of the policy after this edit.")
+    restored_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", help_text="Set on a restore."
+    )
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Policy v{self.version}"
 
 
 class GuardrailEvent(models.Model):
