@@ -7,6 +7,8 @@ at once (`handed_off`), and what staff write reaches the page on GET /threads/{i
 """
 
 import logging
+from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from uuid import UUID
 
@@ -18,8 +20,10 @@ from django.utils import timezone
 from bookly_project.errors import ApplicationError
 from chat import notify, services
 from chat.agent import TurnOutcome
-from chat.models import Message, Run, Thread
-from guardrails.models import GuardrailEvent
+from chat.models import Message, Run, Thread, ToolCall
+from guardrails.models import GuardrailEvent, PendingAction
+from guardrails.state import thread_guard_state
+from orders.models import Return
 
 logger = logging.getLogger(__name__)
 
@@ -129,3 +133,70 @@ def thread_hand_back(*, thread_id: UUID) -> bool:
     if updated:
         transaction.on_commit(partial(notify.run_changed, thread_id))
     return bool(updated)
+
+
+# --- What staff read in the handoff queue --------------------------------------------------------
+
+_LOOKUP_TOOLS = ("lookup_order", "check_return_eligibility", "list_customer_orders")
+
+
+@dataclass(frozen=True)
+class HandoffSummary:
+    """A handed-off thread as staff need it, built from the record (never from model text)."""
+
+    reason: str
+    since: datetime | None
+    verified_email: str | None
+    lookups: list[dict]  # {"tool", "order_id", "outcome"} per successful lookup, oldest first
+    returns: list[dict]  # {"rma_number", "order_id", "refund_amount", "status"}
+    pending: list[dict]  # {"order_id", "refund_amount", "waiting_for"}: confirmations and approvals
+    failed_turns: int
+    last_messages: list[Message]
+
+
+def _lookup_outcome(name: str, result: dict) -> str:
+    if name == "lookup_order":
+        return f"status {result.get('status', '?')}"
+    if name == "check_return_eligibility":
+        return "eligible" if result.get("eligible") else f"not eligible ({result.get('reason') or 'no reason'})"
+    return f"{len(result.get('orders', []))} orders listed"
+
+
+def handoff_summary(*, thread: Thread, last: int = 10) -> HandoffSummary:
+    """Staff's summary of a thread: who, what was looked up and decided, returns, the last messages."""
+    calls = ToolCall.objects.filter(run__thread_id=thread.id, is_error=False, name__in=_LOOKUP_TOOLS).order_by("id")
+    lookups = [
+        {"tool": name, "order_id": arguments.get("order_id", ""), "outcome": _lookup_outcome(name, result)}
+        for name, arguments, result in calls.values_list("name", "input", "result")
+    ]
+    returns = [
+        {
+            "rma_number": rma.rma_number,
+            "order_id": rma.order.order_id,
+            "refund_amount": rma.refund_amount,
+            "status": rma.status,
+        }
+        for rma in Return.objects.filter(thread_id=thread.id).select_related("order").order_by("created_at")
+    ]
+    pending = [
+        {
+            "order_id": action.preview.get("order_id", ""),
+            "refund_amount": action.preview.get("refund_amount", ""),
+            "waiting_for": "staff approval" if hasattr(action, "approval") else "the customer's confirmation",
+        }
+        for action in PendingAction.objects.filter(
+            thread_id=thread.id, decision=PendingAction.Decision.PENDING
+        ).select_related("approval")
+    ]
+    failed = Run.objects.filter(thread_id=thread.id).filter(Q(status=Run.Status.FAILED) | Q(ending="fallback"))
+    messages = list(thread.messages.select_related("author").order_by("-seq")[:last])
+    return HandoffSummary(
+        reason=thread.get_handoff_reason_display() if thread.handoff_reason else "",
+        since=thread.handed_off_at,
+        verified_email=thread_guard_state(thread_id=thread.id).customer_email,
+        lookups=lookups,
+        returns=returns,
+        pending=pending,
+        failed_turns=failed.count(),
+        last_messages=messages[::-1],
+    )
