@@ -220,7 +220,7 @@ class HandedOffThreadAdmin(admin.ModelAdmin):
     ordering = ["handed_off_at"]  # the longest wait first
     readonly_fields = ["summary"]
     fields = ["summary", "reply", "hand_back"]
-    actions = ["hand_back"]
+    actions = ["hand_back_selected"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).filter(handed_off_at__isnull=False)
@@ -250,6 +250,6 @@ class HandedOffThreadAdmin(admin.ModelAdmin):
             thread_hand_back(thread_id=obj.pk)
 
     @admin.action(description="Hand selected threads back to the assistant", permissions=["reply"])
-    def hand_back(self, request, queryset) -> None:
+    def hand_back_selected(self, request, queryset) -> None:
         count = sum(thread_hand_back(thread_id=thread_id) for thread_id in queryset.values_list("id", flat=True))
         self.message_user(request, f"{count} thread(s) handed back to the assistant.")
