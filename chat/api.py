@@ -258,9 +258,10 @@ def _if_none_match(request: HttpRequest) -> list[str]:
 
 
 async def _run_wait(request: HttpRequest, run_id: UUID, wait: float) -> Run | None:
-    """Hold until the run stops waiting, or (with If-None-Match) until it differs from the client's copy.
+    """Hold until the run stops waiting or shows a new progress step.
 
-    A client that sends the ETag it holds also hears about each new progress step at once.
+    With If-None-Match, "new" is measured against the client's copy (so a step set between two
+    polls is not missed) and any change returns; without it, against the run's first read here.
     """
     if wait <= 0:
         return (await sync_to_async(_customer_run)(request, run_id))[1]
@@ -268,11 +269,15 @@ async def _run_wait(request: HttpRequest, run_id: UUID, wait: float) -> Run | No
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
 
-    def unchanged(run: Run | None) -> bool:
-        return run is not None and run.status in Run.WAITING and (not seen or _run_rendered(run)[1] in seen)
-
     async with notify.run_watch(run_id) as watch:
         owner, run = await sync_to_async(_customer_run)(request, run_id)
+        first_step = run.progress if run is not None else ""
+
+        def unchanged(run: Run | None) -> bool:
+            if run is None or run.status not in Run.WAITING:
+                return False
+            return _run_rendered(run)[1] in seen if seen else run.progress == first_step
+
         while unchanged(run) and (remaining := deadline - loop.time()) > 0:
             await watch.wait(remaining)
             run = await selectors.run_aget(owner=owner, run_id=run_id)
@@ -285,7 +290,8 @@ async def _run_wait(request: HttpRequest, run_id: UUID, wait: float) -> Run | No
 )
 async def run_detail(request: HttpRequest, run_id: UUID) -> HttpResponse:
     """GET a run; `?wait=N` (0–30 s) holds the request while the run is queued, in progress or
-    awaiting approval; with If-None-Match it also returns as soon as the run differs from that copy."""
+    awaiting approval, until it settles or shows a new progress step (with If-None-Match: until it
+    differs from that copy)."""
     if request.method not in ("GET", "HEAD"):
         response = error_response(405, "method_not_allowed", f'Method "{request.method}" not allowed.')
         response["Allow"] = "GET, HEAD"

@@ -67,7 +67,8 @@ def test_only_registered_tools_have_steps_and_the_first_labelled_one_is_shown(al
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_long_poll_holding_the_runs_etag_returns_as_soon_as_a_new_step_is_set(alice):
+@pytest.mark.parametrize("send_etag", [True, False], ids=["with-if-none-match", "without"])
+def test_a_long_poll_returns_as_soon_as_a_new_step_is_set(alice, send_etag):
     thread_id = alice.new_thread()
     run_id = alice.say(thread_id, "Where is BK-10042?").json()["run"]["id"]
     Run.objects.filter(id=run_id).update(status=Run.Status.IN_PROGRESS)
@@ -84,7 +85,8 @@ def test_a_long_poll_holding_the_runs_etag_returns_as_soon_as_a_new_step_is_set(
     timer = threading.Timer(0.5, step)
     timer.start()
     started = time.monotonic()
-    response = alice.get(f"/api/v1/runs/{run_id}?wait=20", **{"If-None-Match": etag})
+    headers = {"If-None-Match": etag} if send_etag else {}
+    response = alice.get(f"/api/v1/runs/{run_id}?wait=20", **headers)
     timer.join()
 
     assert response.status_code == 200
