@@ -50,6 +50,7 @@ def test_a_return_waits_for_our_team_and_the_outcome_follows_on_the_same_page(ch
     )
     expect(chat.page.locator("#typing")).to_be_visible()
     expect(chat.page.locator("#typing-progress")).to_have_text("Waiting for our team")
+    expect(chat.page.locator("#typing")).to_contain_text("Your return is with our team")
     assert not Return.objects.exists()
     chat.snap("waiting-for-our-team")
 

@@ -68,6 +68,7 @@
     handoffBanner: byId("handoff-banner"),
     handoffText: byId("handoff-text"),
     progress: byId("typing-progress"),
+    typingLabel: document.querySelector("#typing .typing__label"),
   };
 
   const state = {
@@ -346,6 +347,8 @@
     // The latest fixed step the server wrote for a run we are waiting on ("Looking up your order").
     const steps = [...state.waiting].map((turn) => turn.progress).filter(Boolean);
     ui.progress.textContent = steps.length ? steps[steps.length - 1] : "";
+    const withTeam = [...state.waiting].some((turn) => turn.awaitingApproval);
+    ui.typingLabel.textContent = withTeam ? "Your return is with our team" : "Bookly is typing…";
     const hasMessages = ui.log.querySelector(".msg--user, .msg--bot:not(.msg--welcome)") !== null;
     ui.suggestions.hidden = hasMessages;
     root.classList.toggle("chat--active", hasMessages);
@@ -396,6 +399,7 @@
       this.lastRun = null;
       this.progress = ""; // the run's latest step, shown under the typing indicator
       this.card = null; // the confirmation card this page answered for this turn
+      this.awaitingApproval = false;
       this.quiet = false; // a pending confirmation the customer moved on from: no error noise
       this.row = messageRow("user", content, createdAt);
       this.status = el("span", { className: "msg__status" });
@@ -589,6 +593,7 @@
   /** What the customer sees while a run works: its latest step, and a confirmed return waiting for staff. */
   function showRunState(turn, run) {
     turn.progress = WAITING.has(run.status) ? run.progress || "" : "";
+    turn.awaitingApproval = run.status === "awaiting_approval";
     if (run.status === "awaiting_approval" && turn.card) {
       turn.card.setOutcome("Confirmed. Waiting for our team to approve this return.", "awaiting");
     }
