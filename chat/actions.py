@@ -63,8 +63,10 @@ def _close(action: PendingAction, decision: str, outcome: ToolOutcome, *, guardr
     action.result_code = outcome.code or decision
     action.save(update_fields=["decision", "decided_at", "result_code"])
     waiting = (Run.Status.REQUIRES_ACTION, Run.Status.AWAITING_APPROVAL)
+    now = timezone.now()
+    # heartbeat_at: when it was queued again, so the sweep's queue timeout counts from now.
     if Run.objects.filter(id=action.run_id, status__in=waiting).update(
-        status=Run.Status.QUEUED, dispatched_at=timezone.now(), progress=""
+        status=Run.Status.QUEUED, dispatched_at=now, heartbeat_at=now, progress=""
     ):
         transaction.on_commit(partial(notify.run_changed, action.run_id))
         transaction.on_commit(partial(chat_services.run_dispatch, run_id=action.run_id))

@@ -278,8 +278,9 @@ def run_execute(*, run_id: UUID | str) -> None:
     if run is None:
         return
     notify.run_changed(run.id)
-    if run.handed_off:
-        # Queued before the thread was handed to a person: the agent stays silent.
+    if run.handed_off and run.attempts == 1:
+        # Queued before the thread was handed to a person: the agent stays silent. A run that had
+        # started (resumed after a confirmation or a staff decision) still tells the outcome.
         run_finish(run=run, outcome=agent.TurnOutcome(status=Run.Status.COMPLETED, ending="handed_off"))
         return
     try:
@@ -437,8 +438,13 @@ def runs_sweep() -> SweepReport:
             report.requeued += 1
             run_dispatch(run_id=run.id)
 
+    # Measured from the last time the run was queued: a run resumed after a long wait for the
+    # customer or for staff approval (heartbeat_at set when it was re-queued) is not "too old".
+    queued_before = now - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS)
     too_old = Run.objects.filter(
-        status=Run.Status.QUEUED, created_at__lt=now - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS)
+        Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=queued_before),
+        status=Run.Status.QUEUED,
+        created_at__lt=queued_before,
     )
     for run in too_old.only("id", "thread_id"):
         report.expired += expire(

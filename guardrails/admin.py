@@ -129,7 +129,7 @@ class ReturnApprovalAdmin(admin.ModelAdmin):
     search_fields = ["order_id", "thread__id"]
     date_hierarchy = "requested_at"
     list_select_related = ["decided_by"]
-    ordering = ["status", "expires_at"]
+    ordering = ["-requested_at"]
     actions = ["approve", "decline"]
     fields = [
         "order_id",

@@ -391,3 +391,32 @@ def test_a_staff_member_without_the_permission_cannot_decide(
 
     assert ReturnApproval.objects.get().status == "pending"
     assert not Return.objects.exists()
+
+
+def test_a_run_resumed_after_a_long_wait_is_not_expired_by_the_queue_timeout(
+    alice, scripted, demo_orders, approval_policy, agent_user, monkeypatch
+):
+    monkeypatch.setattr(services, "run_dispatch", lambda **kwargs: None)  # the worker is busy elsewhere
+    run = confirmed(alice, scripted)
+    Run.objects.filter(id=run["id"]).update(created_at=timezone.now() - timedelta(hours=5))
+    actions.approval_decide(approval_id=ReturnApproval.objects.get().id, user=agent_user, approve=True, reason="ok")
+
+    report = services.runs_sweep()
+
+    assert report.expired == 0
+    assert Run.objects.get(id=run["id"]).status == Run.Status.QUEUED
+    content, is_error = resumed_result(run, scripted)
+    assert is_error is False and content["rma_number"] == Return.objects.get().rma_number
+
+
+def test_in_a_thread_handed_to_a_person_the_resumed_run_still_tells_the_outcome(
+    alice, scripted, demo_orders, approval_policy, agent_user
+):
+    run = confirmed(alice, scripted)
+    assert alice.post(f"/api/v1/threads/{run['thread_id']}/handoff").status_code == 200
+    actions.approval_decide(approval_id=ReturnApproval.objects.get().id, user=agent_user, approve=True, reason="ok")
+
+    content, is_error = resumed_result(run, scripted)
+
+    assert (content["rma_number"], is_error) == (Return.objects.get().rma_number, False)
+    assert Run.objects.get(id=run["id"]).assistant_message.content == DONE.body["content"][0]["text"]
