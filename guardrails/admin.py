@@ -38,6 +38,19 @@ class GuardrailPolicyAdmin(admin.ModelAdmin):
                 ]
             },
         ),
+        (
+            "Staff approval",
+            {
+                "description": "Returns that also need a staff member's approval after the customer confirms.",
+                "fields": [
+                    "staff_approval_always",
+                    "staff_approval_above_amount",
+                    "staff_approval_returns_over",
+                    "staff_approval_period_days",
+                    "staff_approval_ttl_hours",
+                ],
+            },
+        ),
         ("Conversation", {"fields": ["allowed_tools", "turns_per_thread"]}),
         ("Audit", {"fields": ["version", "updated_at"]}),
     ]

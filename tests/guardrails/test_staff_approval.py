@@ -420,3 +420,41 @@ def test_in_a_thread_handed_to_a_person_the_resumed_run_still_tells_the_outcome(
 
     assert (content["rma_number"], is_error) == (Return.objects.get().rma_number, False)
     assert Run.objects.get(id=run["id"]).assistant_message.content == DONE.body["content"][0]["text"]
+
+
+def test_staff_set_the_approval_rules_on_the_policy_page(db):
+    admin = User.objects.create_superuser("lead", "lead@example.com", "pw-not-used-123")
+    client = admin_client(admin)
+    policy = GuardrailPolicy.objects.create()
+    page = client.get(f"/admin/guardrails/guardrailpolicy/{policy.pk}/change/")
+    assert 'name="staff_approval_above_amount"' in page.content.decode()
+
+    response = client.post(
+        f"/admin/guardrails/guardrailpolicy/{policy.pk}/change/",
+        {
+            "returns_enabled": "on",
+            "allowed_tools": "[]",
+            "confirmation_mode": "always",
+            "confirm_above_amount": "0.00",
+            "max_refund_without_human": "200.00",
+            "returns_per_thread": "2",
+            "turns_per_thread": "40",
+            "staff_approval_above_amount": "75.00",
+            "staff_approval_returns_over": "3",
+            "staff_approval_period_days": "30",
+            "staff_approval_ttl_hours": "24",
+        },
+    )
+
+    assert response.status_code == 302, response.content.decode()[:3000]
+    policy.refresh_from_db()
+    assert (
+        policy.staff_approval_above_amount,
+        policy.staff_approval_returns_over,
+        policy.staff_approval_ttl_hours,
+    ) == (
+        Decimal("75.00"),
+        3,
+        24,
+    )
+    assert policy.staff_approval_always is False
