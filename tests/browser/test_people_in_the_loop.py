@@ -61,7 +61,7 @@ def test_a_return_waits_for_our_team_and_the_outcome_follows_on_the_same_page(ch
     rma = Return.objects.get()
     expect(chat.bot_bubbles().last).to_contain_text(rma.rma_number, timeout=REPLY_TIMEOUT)
     expect(chat.page.locator("#typing")).to_be_hidden()
-    expect(card.get_by_role("status")).to_have_text("Return confirmed")
+    expect(card.get_by_role("status")).to_have_text("Confirmed. Our team's decision is below.")
 
 
 def test_a_declined_return_is_explained_on_the_page(chat_page, worker, demo_orders, dana):

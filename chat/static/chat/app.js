@@ -595,6 +595,7 @@
     turn.progress = WAITING.has(run.status) ? run.progress || "" : "";
     turn.awaitingApproval = run.status === "awaiting_approval";
     if (run.status === "awaiting_approval" && turn.card) {
+      turn.card.awaited = true;
       turn.card.setOutcome("Confirmed. Waiting for our team to approve this return.", "awaiting");
     }
     updateChrome();
@@ -608,7 +609,9 @@
   }
 
   function settle(turn, run) {
-    if (turn.card && run.status === "completed") turn.card.setOutcome(turn.card.decidedText, turn.card.decidedKind);
+    if (turn.card && turn.card.awaited && run.status === "completed") {
+      turn.card.setOutcome("Confirmed. Our team's decision is below.", "decided");
+    }
     if (run.handed_off) enterHandoff();
     if (run.status === "completed") {
       appendAssistant(run.assistant_message);
@@ -748,9 +751,7 @@
       const { data } = await api("POST", `${runUrl(run.id)}/actions/${encodeURIComponent(action.id)}`, {
         body: { decision },
       });
-      controls.decidedText = decision === "confirm" ? "Return confirmed" : "Return cancelled";
-      controls.decidedKind = decision === "confirm" ? "confirmed" : "cancelled";
-      controls.setOutcome(controls.decidedText, controls.decidedKind);
+      controls.setOutcome(decision === "confirm" ? "Return confirmed" : "Return cancelled", decision === "confirm" ? "confirmed" : "cancelled");
       turn.card = controls;
       ui.input.focus();
       watch(turn, data || run); // the run goes on: long-poll it for the final reply
