@@ -134,14 +134,11 @@ class ReturnApprovalAdmin(admin.ModelAdmin):
         "rule",
         "status",
         "expires_at",
-        "decided_by",
-        "decided_at",
         "thread",
     ]
     list_filter = ["status", "rule", "requested_at"]
     search_fields = ["order_id", "thread__id"]
     date_hierarchy = "requested_at"
-    list_select_related = ["decided_by"]
     ordering = ["-requested_at"]
     actions = ["approve", "decline"]
     fields = [

@@ -176,9 +176,9 @@ class ReturnApproval(models.Model):
         REJECTED = "rejected"  # approved, but a re-check failed: nothing was written
 
     class Rule(models.TextChoices):
-        ALWAYS = "always", "every return needs approval"
-        AMOUNT = "amount", "refund above the approval amount"
-        FREQUENCY = "frequency", "many returns by this customer recently"
+        ALWAYS = "always", "every return"
+        AMOUNT = "amount", "refund above the amount"
+        FREQUENCY = "frequency", "frequent returns"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     action = models.OneToOneField(PendingAction, on_delete=models.CASCADE, related_name="approval")
