@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from bookly_project.errors import ApplicationError
 from chat import notify, services
-from chat.agent import TurnOutcome
+from chat.agent import BLOCKS_NOT_FAILURES, TurnOutcome
 from chat.models import Message, Run, Thread, ToolCall
 from guardrails.models import GuardrailEvent, PendingAction
 from guardrails.state import thread_guard_state
@@ -73,7 +73,8 @@ def _failed_turns_before(run: Run, since) -> int:
         filter=Q(
             guardrail_events__layer=GuardrailEvent.Layer.TOOLS,
             guardrail_events__action=GuardrailEvent.Action.BLOCKED,
-        ),
+        )
+        & ~Q(guardrail_events__code__in=BLOCKS_NOT_FAILURES),
     )
     earlier = Run.objects.filter(thread_id=run.thread_id, seq__lt=run.seq)
     if since is not None:

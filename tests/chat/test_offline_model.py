@@ -8,6 +8,7 @@ from django.core.management import call_command
 from chat import services
 from chat.models import Run, Thread
 from chat.offline_model import _TOOL_ERROR_DEFAULT, _TOOL_ERRORS, OfflineModel
+from chat.prompts import REPLY_HANDOFF
 from guardrails.checks import MESSAGES
 from guardrails.models import PendingAction
 from orders.policy import REFUND_METHOD, REFUND_TIMELINE
@@ -101,7 +102,9 @@ def _after_tool_error(code: str, message: str) -> str:
             ],
         },
     ]
-    return model.complete({"messages": messages})["content"][0]["text"]
+    (reply,) = model.complete({"messages": messages})["content"]
+    assert reply["name"] == "send_reply"
+    return reply["input"]["message"]
 
 
 @pytest.mark.parametrize(
@@ -142,8 +145,9 @@ def test_the_refund_timeline_is_answered_from_the_policy(thread, question):
     assert run.assistant_message.content == f"Refunds go back to your {REFUND_METHOD} {REFUND_TIMELINE}."
 
 
-def test_asking_for_a_person_points_to_the_button_instead_of_refusing(thread):
+def test_asking_for_a_person_hands_the_conversation_to_our_team(thread):
     run = ask(thread, "I want to talk to a human agent please")
 
-    assert "Talk to a person" in run.assistant_message.content
-    assert "not able to help" not in run.assistant_message.content
+    assert (run.ending, run.assistant_message.content) == ("handoff", REPLY_HANDOFF)
+    thread.refresh_from_db()
+    assert (thread.is_handed_off, thread.handoff_reason) == (True, "model_asked")

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('chat', '0002_run_ending_rejected_drafts'),
+        ('chat', '0003_modelcall_purpose'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
