@@ -13,6 +13,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from chat.models import Message, Run, Thread
+from guardrails.models import PendingAction
 from guardrails.services import required_action
 
 
@@ -63,6 +64,19 @@ class MessageSerializer(serializers.ModelSerializer):
 
     def get_author(self, message: Message) -> str | None:
         return message_author(message)
+
+
+class MessageListItemSerializer(MessageSerializer):
+    """A message in a thread's list: a customer message also carries its run's decided confirmation."""
+
+    action = serializers.DictField(
+        allow_null=True,
+        read_only=True,
+        help_text="required_action's fields plus `decision` (confirmed, declined, expired, rejected), or null.",
+    )
+
+    class Meta(MessageSerializer.Meta):
+        fields = [*MessageSerializer.Meta.fields, "action"]
 
 
 class RunErrorSerializer(serializers.Serializer):
@@ -202,6 +216,14 @@ def message_data(message: Message | None) -> dict | None:
         "created_at": _datetime(message.created_at),
         "author": message_author(message),
     }
+
+
+def message_list_item_data(message: Message, decided_action: PendingAction | None) -> dict:
+    """A message as a thread's message list shows it (MessageListItemSerializer)."""
+    action = required_action(decided_action)
+    if action is not None:
+        action["decision"] = decided_action.decision
+    return {**message_data(message), "action": action}
 
 
 def run_error(run: Run) -> dict | None:

@@ -269,14 +269,16 @@ def run_claim(*, run_id: UUID | str) -> Run | None:
     return run
 
 
-def run_execute(*, run_id: UUID | str) -> None:
+def run_execute(*, run_id: UUID | str) -> str:
     """The task's body: claim the run, run the agent outside any transaction, record the end.
 
     Idempotent: a redelivered or duplicate task finds the run claimed and does nothing.
+    Returns the error code when this call recorded the run as failed, else "" (so the task can
+    report the failure to Celery's monitoring after the run is safely recorded).
     """
     run = run_claim(run_id=run_id)
     if run is None:
-        return
+        return ""
     notify.run_changed(run.id)
     if run.handed_off and run.attempts == 1:
         # Queued before the thread was handed to a person: the agent stays silent. A run that had
@@ -294,7 +296,8 @@ def run_execute(*, run_id: UUID | str) -> None:
     outcome = handoff.handoff_if_failing(run=run, outcome=outcome)
     # No release before finishing: the agent took this connection after its last model call,
     # and Celery gives it back when the task ends.
-    run_finish(run=run, outcome=outcome)
+    recorded = run_finish(run=run, outcome=outcome)
+    return outcome.error_code if recorded and outcome.status == Run.Status.FAILED else ""
 
 
 def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:

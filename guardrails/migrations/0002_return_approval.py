@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('chat', '0004_people_handoff_progress'),
+        ('chat', '0005_people_handoff_progress'),
         ('guardrails', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

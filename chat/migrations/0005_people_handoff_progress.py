@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('chat', '0003_modelcall_purpose'),
+        ('chat', '0004_run_created_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
