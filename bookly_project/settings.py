@@ -269,6 +269,10 @@ RUN_MAX_ATTEMPTS = env.int("RUN_MAX_ATTEMPTS", default=3)
 RUN_QUEUE_MAX_WAIT_SECONDS = env.int("RUN_QUEUE_MAX_WAIT_SECONDS", default=60)
 # How long a return preview waits for the customer's Confirm / Cancel.
 CONFIRMATION_TTL_SECONDS = env.int("CONFIRMATION_TTL_SECONDS", default=900)
+# Handoff to a person: what the customer is told about the wait, and how many failed turns
+# (failed runs, fallbacks, repeatedly blocked tool calls) make the assistant hand over by itself.
+HANDOFF_REPLY_WITHIN_HOURS = env.int("HANDOFF_REPLY_WITHIN_HOURS", default=4)
+HANDOFF_AFTER_FAILURES = env.int("HANDOFF_AFTER_FAILURES", default=2)
 
 # --- Support staff: approvals, dashboard cost, retention -----------------------
 

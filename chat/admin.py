@@ -3,12 +3,15 @@
 Transcripts are read-only; staff edit only the review fields of a thread.
 """
 
+from django import forms
 from django.contrib import admin
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
-from chat.models import ModelCall, Run, Thread, ToolCall
+from chat.handoff import HandoffSummary, handoff_summary, staff_reply_post, thread_hand_back
+from chat.models import HandedOffThread, Message, ModelCall, Run, Thread, ToolCall
 from chat.selectors import thread_usage
 from staff.display import error_mark, json_pretty, thread_link
 from staff.review import (
@@ -284,3 +287,111 @@ class RunAdmin(admin.ModelAdmin):
     @admin.display(description="thread")
     def thread_link(self, run: Run) -> str:
         return thread_link(run.thread_id)
+
+
+# --- The handoff queue: threads waiting for a person ---------------------------------------------
+# A proxy model with its own admin, so the queue, the reply form and the hand-back stay apart
+# from the general thread review above.
+
+
+class StaffReplyForm(forms.ModelForm):
+    reply = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
+        max_length=4000,
+        help_text="Shown to the customer on their chat page, signed with your first name.",
+    )
+    hand_back = forms.BooleanField(
+        required=False, label="Hand back to the assistant", help_text="After your reply, the assistant answers again."
+    )
+
+    class Meta:
+        model = HandedOffThread
+        fields: list[str] = []
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if not data.get("reply", "").strip() and not data.get("hand_back"):
+            raise forms.ValidationError("Write a reply, hand the thread back, or both.")
+        return data
+
+
+def _summary_html(summary: HandoffSummary) -> str:
+    def rows(items, template: str) -> str:
+        return format_html_join("", template, items) or format_html("<li>{}</li>", "none")
+
+    lookups = rows(((x["tool"], x["order_id"], x["outcome"]) for x in summary.lookups), "<li>{} {}: {}</li>")
+    returns = rows(
+        ((x["rma_number"], x["order_id"], x["refund_amount"], x["status"]) for x in summary.returns),
+        "<li>{} for {}: ${} ({})</li>",
+    )
+    pending = rows(
+        ((x["order_id"], x["refund_amount"], x["waiting_for"]) for x in summary.pending),
+        "<li>{}: ${}, waiting for {}</li>",
+    )
+    messages = format_html_join(
+        "",
+        "<li><strong>{}</strong> {}: {}</li>",
+        ((m.get_role_display(), m.created_at.strftime("%Y-%m-%d %H:%M"), m.content) for m in summary.last_messages),
+    )
+    return format_html(
+        "<div class='handoff-summary'><p><strong>Why:</strong> {} (since {})</p>"
+        "<p><strong>Verified email:</strong> {}</p><p><strong>Failed turns:</strong> {}</p>"
+        "<p><strong>Orders looked up</strong></p><ul>{}</ul><p><strong>Returns started</strong></p><ul>{}</ul>"
+        "<p><strong>Pending</strong></p><ul>{}</ul><p><strong>Last messages</strong></p><ul>{}</ul></div>",
+        summary.reason or "-",
+        summary.since.strftime("%Y-%m-%d %H:%M") if summary.since else "-",
+        summary.verified_email or "not verified",
+        summary.failed_turns,
+        lookups,
+        returns,
+        pending,
+        messages,
+    )
+
+
+@admin.register(HandedOffThread)
+class HandedOffThreadAdmin(admin.ModelAdmin):
+    """Threads with a person: the summary from the record, a reply form and hand-back."""
+
+    form = StaffReplyForm
+    list_display = ["id", "handoff_reason", "handed_off_at", "updated_at"]
+    list_filter = ["handoff_reason", "handed_off_at"]
+    search_fields = ["id"]
+    date_hierarchy = "handed_off_at"
+    ordering = ["handed_off_at"]  # the longest wait first
+    readonly_fields = ["summary"]
+    fields = ["summary", "reply", "hand_back"]
+    actions = ["hand_back_selected"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(handed_off_at__isnull=False)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return self.has_reply_permission(request)
+
+    def has_reply_permission(self, request) -> bool:
+        return request.user.has_perm("chat.reply_handedoffthread")
+
+    @admin.display(description="summary")
+    def summary(self, thread: Thread) -> str:
+        return _summary_html(handoff_summary(thread=thread))
+
+    def save_model(self, request, obj: Thread, form, change: bool) -> None:
+        # Nothing on the thread row is edited here: the reply and the hand-back go through services.
+        reply = form.cleaned_data.get("reply", "").strip()
+        if reply:
+            staff_reply_post(thread_id=obj.pk, author=request.user, content=reply)
+        if form.cleaned_data.get("hand_back"):
+            thread_hand_back(thread_id=obj.pk)
+
+    @admin.action(description="Hand selected threads back to the assistant", permissions=["reply"])
+    def hand_back_selected(self, request, queryset) -> None:
+        count = sum(thread_hand_back(thread_id=thread_id) for thread_id in queryset.values_list("id", flat=True))
+        self.message_user(request, f"{count} thread(s) handed back to the assistant.")

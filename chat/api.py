@@ -27,15 +27,16 @@ from rest_framework.utils.encoders import JSONEncoder as DRFJSONEncoder
 from rest_framework.views import APIView
 
 from bookly_project.errors import ApplicationError, error_response
-from chat import actions, monitoring, notify, selectors, services
+from chat import actions, handoff, monitoring, notify, selectors, services
 from chat.auth import customer_id_ensure, customer_id_get
-from chat.models import Run
+from chat.models import Run, Thread
 from chat.serializers import (
     MESSAGE_STATUS,
     ActionInputSerializer,
     MessageAcceptedSerializer,
     MessageInputSerializer,
     MessageListItemSerializer,
+    MessageSerializer,
     MessageStatusSerializer,
     RunSerializer,
     ThreadSerializer,
@@ -251,22 +252,51 @@ def _customer_run(request: HttpRequest, run_id: UUID) -> tuple[str | None, Run |
     return owner, selectors.run_read_and_release(owner=owner, run_id=run_id)
 
 
+def _run_rendered(run: Run) -> tuple[bytes, str]:
+    """The run's JSON body and its ETag."""
+    body = json.dumps(run_data(run), cls=DRFJSONEncoder).encode()
+    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+def _if_none_match(request: HttpRequest) -> list[str]:
+    return [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",") if tag.strip()]
+
+
 async def _run_wait(request: HttpRequest, run_id: UUID, wait: float) -> Run | None:
+    """Hold until the run stops waiting or shows a new progress step.
+
+    With If-None-Match, "new" is measured against the client's copy (so a step set between two
+    polls is not missed) and any change returns; without it, against the run's first read here.
+    """
     if wait <= 0:
         return (await sync_to_async(_customer_run)(request, run_id))[1]
+    seen = _if_none_match(request)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
+
     async with notify.run_watch(run_id) as watch:
         owner, run = await sync_to_async(_customer_run)(request, run_id)
-        while run is not None and run.status in Run.WAITING and (remaining := deadline - loop.time()) > 0:
+        first_step = run.progress if run is not None else ""
+
+        def unchanged(run: Run | None) -> bool:
+            if run is None or run.status not in Run.WAITING:
+                return False
+            return _run_rendered(run)[1] in seen if seen else run.progress == first_step
+
+        while unchanged(run) and (remaining := deadline - loop.time()) > 0:
             await watch.wait(remaining)
             run = await selectors.run_aget(owner=owner, run_id=run_id)
     return run
 
 
-@extend_schema(responses=RunSerializer, parameters=[OpenApiParameter("wait", float)])
+@extend_schema(
+    responses=RunSerializer,
+    parameters=[OpenApiParameter("wait", float), OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
+)
 async def run_detail(request: HttpRequest, run_id: UUID) -> HttpResponse:
-    """GET a run; `?wait=N` (0–30 s) holds the request until the run leaves queued/in_progress."""
+    """GET a run; `?wait=N` (0–30 s) holds the request while the run is queued, in progress or
+    awaiting approval, until it settles or shows a new progress step (with If-None-Match: until it
+    differs from that copy)."""
     if request.method not in ("GET", "HEAD"):
         response = error_response(405, "method_not_allowed", f'Method "{request.method}" not allowed.')
         response["Allow"] = "GET, HEAD"
@@ -281,12 +311,89 @@ async def run_detail(request: HttpRequest, run_id: UUID) -> HttpResponse:
         return error_response(503, "service_unavailable", "The service is busy; please try again shortly.")
     if run is None:
         return error_response(404, "not_found", "Run not found.")
-    body = json.dumps(run_data(run), cls=DRFJSONEncoder).encode()
-    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    body, etag = _run_rendered(run)
     headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+    if etag in _if_none_match(request):
         return HttpResponse(status=304, headers=headers)
     return HttpResponse(body, content_type="application/json", headers=headers)
+
+
+# --- Handoff to a person, and what the page waits on meanwhile ------------------------------
+
+
+class ThreadHandoffApi(BaseApi):
+    @extend_schema(
+        request=None,
+        responses=inline_serializer(
+            "HandoffAccepted", {"thread": ThreadSerializer(), "message": MessageSerializer(allow_null=True)}
+        ),
+    )
+    def post(self, request: Request, thread_id: UUID) -> Response:
+        """Ask for a person. Idempotent: once handed off, `message` (the notice) is null."""
+        thread = selectors.thread_get(owner=customer_id_get(request), thread_id=thread_id)
+        message = handoff.thread_handoff(thread=thread, reason=Thread.HandoffReason.CUSTOMER_ASKED)
+        thread.refresh_from_db()
+        return Response({"thread": thread_data(thread), "message": message_data(message)})
+
+
+def _customer_updates(request: HttpRequest, thread_id: UUID, after: UUID | None) -> dict | None:
+    """The session's thread and its new messages, rendered, in one thread hop; None if not theirs."""
+    owner = customer_id_get(request)
+    found = selectors.thread_updates_read_and_release(owner=owner, thread_id=thread_id, after_id=after)
+    if found is None:
+        return None
+    thread, messages = found
+    return {"thread": thread_data(thread), "messages": [message_data(message) for message in messages]}
+
+
+@extend_schema(
+    responses=inline_serializer(
+        "ThreadUpdates", {"thread": ThreadSerializer(), "messages": MessageSerializer(many=True)}
+    ),
+    parameters=[OpenApiParameter("after", UUID), OpenApiParameter("wait", float)],
+)
+async def thread_updates(request: HttpRequest, thread_id: UUID) -> HttpResponse:
+    """The thread and its messages after `after`; `?wait=N` (0–30 s) holds while a handed-off thread
+    has nothing new, so staff replies reach the page as soon as they are written."""
+    if request.method not in ("GET", "HEAD"):
+        response = error_response(405, "method_not_allowed", f'Method "{request.method}" not allowed.')
+        response["Allow"] = "GET, HEAD"
+        return response
+    try:
+        wait = _parse_wait(request.GET.get("wait"))
+        after = _parse_after(request.GET.get("after"))
+    except ApplicationError as error:
+        return error_response(error.status, error.code, error.message, error.details)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    try:
+        async with notify.run_watch(thread_id) as watch:
+            updates = await sync_to_async(_customer_updates)(request, thread_id, after)
+            while (
+                updates is not None
+                and updates["thread"]["handoff"] is not None
+                and not updates["messages"]
+                and (remaining := deadline - loop.time()) > 0
+            ):
+                await watch.wait(remaining)
+                updates = await sync_to_async(_customer_updates)(request, thread_id, after)
+    except DatabaseError:
+        return error_response(503, "service_unavailable", "The service is busy; please try again shortly.")
+    if updates is None:
+        return error_response(404, "not_found", "Thread not found.")
+    body = json.dumps(updates, cls=DRFJSONEncoder).encode()
+    return HttpResponse(body, content_type="application/json", headers={"Cache-Control": "private, no-cache"})
+
+
+def _parse_after(raw: str | None) -> UUID | None:
+    if not raw:
+        return None
+    try:
+        return UUID(raw)
+    except ValueError:
+        raise ApplicationError(
+            "invalid_input", "after must be a message id.", details={"fields": {"after": ["Must be a UUID."]}}
+        ) from None
 
 
 # --- Health ------------------------------------------------------------------------------

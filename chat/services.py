@@ -20,7 +20,7 @@ from django.utils import timezone
 from bookly_project.celery import app as celery_app
 from bookly_project.db import db_connection_release
 from bookly_project.errors import ApplicationError, not_found_error
-from chat import actions, agent, notify
+from chat import actions, agent, handoff, notify
 from chat.llm import get_model
 from chat.models import Message, Run, Thread
 from guardrails.models import PendingAction
@@ -122,10 +122,11 @@ def _message_store(
                         "thread_closed", "This conversation has ended; please start a new one.", status=409
                     )
                 raise not_found_error("Thread")
-            seq, confirmation_pending = taken
+            seq, confirmation_pending, handed_off = taken
             if confirmation_pending:
                 # The customer wrote instead of confirming: the paused run resumes (and
-                # finishes) before this message's run, which waits behind it.
+                # finishes) before this message's run, which waits behind it. A return already
+                # confirmed and waiting for staff approval refuses the message instead (409).
                 actions.pending_actions_decline_for_thread(thread_id=thread_id)
             message = Message.objects.create(
                 thread_id=thread_id,
@@ -135,14 +136,25 @@ def _message_store(
                 idempotency_key=idempotency_key,
                 idempotency_fingerprint=fingerprint,
             )
-            run = Run.objects.create(
-                thread_id=thread_id,
-                seq=seq,
-                user_message=message,
-                model=get_model().name,
-                dispatched_at=timezone.now(),
-            )
-            transaction.on_commit(partial(run_dispatch, run_id=run.id))
+            if handed_off:
+                # A person has the thread: the message waits for staff and no model turn runs.
+                run = Run.objects.create(
+                    thread_id=thread_id,
+                    seq=seq,
+                    user_message=message,
+                    status=Run.Status.COMPLETED,
+                    ending="handed_off",
+                    completed_at=timezone.now(),
+                )
+            else:
+                run = Run.objects.create(
+                    thread_id=thread_id,
+                    seq=seq,
+                    user_message=message,
+                    model=get_model().name,
+                    dispatched_at=timezone.now(),
+                )
+                transaction.on_commit(partial(run_dispatch, run_id=run.id))
     except (IntegrityError, ApplicationError):
         raise
     except DatabaseError as error:
@@ -161,14 +173,16 @@ _SEQ_TAKE_SQL = f"""
     WHERE id = %s {{customer_condition}}
     RETURNING last_seq, EXISTS (
         SELECT 1 FROM {PendingAction._meta.db_table} WHERE thread_id = %s AND decision = %s
-    )
+    ), handed_off_at IS NOT NULL
 """  # noqa: S608
 _SEQ_TAKE_FOR_REPLY = _SEQ_TAKE_SQL.format(customer_condition="")
 _SEQ_TAKE_FOR_CUSTOMER = _SEQ_TAKE_SQL.format(customer_condition="AND owner = %s AND status = %s")
 
 
-def _thread_seq_take(*, thread_id: UUID, owner: str | None = None, close: bool = False) -> tuple[int, bool] | None:
-    """Lock the thread's row and take its next seq: (seq, a confirmation is pending), or None.
+def _thread_seq_take(
+    *, thread_id: UUID, owner: str | None = None, close: bool = False
+) -> tuple[int, bool, bool] | None:
+    """Lock the thread's row and take its next seq: (seq, a confirmation is pending, handed off), or None.
 
     With an `owner` (a customer's message) only that owner's open thread matches; without one
     (the run's reply) any thread does, and `close` closes it. One statement instead of lock,
@@ -185,7 +199,16 @@ def _thread_seq_take(*, thread_id: UUID, owner: str | None = None, close: bool =
     with connection.cursor() as cursor:
         cursor.execute(_SEQ_TAKE_FOR_REPLY if owner is None else _SEQ_TAKE_FOR_CUSTOMER, params)
         row = cursor.fetchone()
-    return (row[0], row[1]) if row else None
+    return (row[0], row[1], row[2]) if row else None
+
+
+def thread_message_write(*, thread_id: UUID, role: str, content: str, author=None) -> Message:
+    """A message the server or staff write into a thread, in seq order (locks the thread row to commit)."""
+    with transaction.atomic():
+        taken = _thread_seq_take(thread_id=thread_id)
+        if taken is None:
+            raise not_found_error("Thread")
+        return Message.objects.create(thread_id=thread_id, seq=taken[0], role=role, content=content, author=author)
 
 
 class _Sent:
@@ -219,18 +242,23 @@ _CLAIM_SQL = """
     UPDATE chat_run SET status = %s, attempts = attempts + 1, started_at = %s, heartbeat_at = %s
     WHERE id = %s AND status = %s AND NOT EXISTS (
         SELECT 1 FROM chat_run AS earlier
-        WHERE earlier.thread_id = chat_run.thread_id AND earlier.seq < chat_run.seq AND earlier.status IN (%s, %s, %s)
+        WHERE earlier.thread_id = chat_run.thread_id AND earlier.seq < chat_run.seq AND earlier.status IN ({unfinished})
     )
     RETURNING {columns},
-        (SELECT content FROM chat_message WHERE chat_message.id = chat_run.user_message_id) AS claimed_user_text
-""".format(columns=", ".join(field.column for field in Run._meta.concrete_fields))  # noqa: S608
+        (SELECT content FROM chat_message WHERE chat_message.id = chat_run.user_message_id) AS claimed_user_text,
+        (SELECT handed_off_at IS NOT NULL FROM chat_thread WHERE chat_thread.id = chat_run.thread_id)
+            AS claimed_handed_off
+""".format(  # noqa: S608
+    columns=", ".join(field.column for field in Run._meta.concrete_fields),
+    unfinished=", ".join(["%s"] * len(Run.UNFINISHED)),
+)
 
 
 def run_claim(*, run_id: UUID | str) -> Run | None:
     """queued → in_progress, only if no earlier run of the thread is unfinished. One caller wins.
 
     The claimed run comes back with its user message's text loaded (the message's other fields
-    are deferred); nothing else is read.
+    are deferred) and `handed_off` (a person has the thread); nothing else is read.
     """
     now = Run._meta.get_field("started_at").get_db_prep_value(timezone.now(), connection)
     params = [
@@ -246,6 +274,7 @@ def run_claim(*, run_id: UUID | str) -> Run | None:
         return None
     run = claimed[0]
     text = run.__dict__.pop("claimed_user_text")
+    run.handed_off = bool(run.__dict__.pop("claimed_handed_off"))
     run.user_message = Message.from_db(run._state.db, ["id", "content"], [run.user_message_id, text])
     return run
 
@@ -290,8 +319,13 @@ def run_execute(*, run_id: UUID | str) -> str:
         run_finish(run=run, outcome=QUEUE_TIMEOUT)
         return ""
     notify.run_changed(run.id)
+    if run.handed_off and run.attempts == 1:
+        # Queued before the thread was handed to a person: the agent stays silent. A run that had
+        # started (resumed after a confirmation or a staff decision) still tells the outcome.
+        run_finish(run=run, outcome=agent.TurnOutcome(status=Run.Status.COMPLETED, ending="handed_off"))
+        return ""
     try:
-        outcome = _turn_outcome(run)
+        outcome = handoff.handoff_if_failing(run=run, outcome=_turn_outcome(run))
         # No release before finishing: the agent took this connection after its last model
         # call, and Celery gives it back when the task ends.
         recorded = run_finish(run=run, outcome=outcome)
@@ -368,7 +402,7 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
         updates["completed_at"] = now
     if outcome.status == Run.Status.REQUIRES_ACTION:
         return _run_pause(run=run, current=current, updates=updates, now=now)
-    if outcome.status != Run.Status.COMPLETED:
+    if outcome.status != Run.Status.COMPLETED or not outcome.reply:
         # No message to write, so no seq to take: the fenced UPDATE alone, atomic by itself.
         if not current.update(**updates):
             return False
@@ -387,6 +421,11 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
         if not current.update(**updates):
             transaction.set_rollback(True)  # a superseded attempt: the reply above is not kept
             return False
+        if outcome.ending == "handoff":
+            # The reply above tells the customer a person takes over; the thread row is locked.
+            handoff.thread_mark_handed_off(
+                thread_id=run.thread_id, reason=outcome.handoff_reason or Thread.HandoffReason.MODEL_ASKED
+            )
         # A run behind this one has a user message accepted after this run's; none was (the seq
         # before this reply is this run's own), so there is nothing to dispatch.
         dispatch_next = seq - 1 > run.seq
@@ -490,8 +529,13 @@ def runs_sweep() -> SweepReport:
             report.requeued += 1
             run_dispatch(run_id=run.id)
 
+    # Measured from the last time the run was queued: a run resumed after a long wait for the
+    # customer or for staff approval (heartbeat_at set when it was re-queued) is not "too old".
+    queued_before = now - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS)
     too_old = Run.objects.filter(
-        status=Run.Status.QUEUED, created_at__lt=now - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS)
+        Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=queued_before),
+        status=Run.Status.QUEUED,
+        created_at__lt=queued_before,
     )
     for run in too_old.only("id", "thread_id"):
         report.expired += expire(

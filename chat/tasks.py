@@ -45,5 +45,5 @@ def sweep_runs() -> dict:
 
 @shared_task(name="chat.tasks.expire_pending_actions", ignore_result=True, send_events=False)
 def expire_pending_actions() -> int:
-    """Periodic (beat): end confirmations nobody answered in time."""
+    """Periodic (beat): end confirmations and staff approvals nobody answered in time."""
     return actions.pending_actions_expire()

@@ -53,6 +53,35 @@ class GuardrailPolicy(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(MAX_TURNS_PER_THREAD)],
         help_text="Customer messages one conversation may have; at least 1.",
     )
+    # Staff approval: after the customer confirms, these returns also wait for a person.
+    staff_approval_always = models.BooleanField(
+        default=False, help_text="Every return started in chat also needs a staff member's approval."
+    )
+    staff_approval_above_amount = models.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_POLICY_AMOUNT)],
+        help_text="Refunds above this need a staff member's approval. Empty: no amount rule.",
+    )
+    staff_approval_returns_over = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(1000)],
+        help_text="A customer (by order email) with more than this many returns in the period needs a staff "
+        "member's approval for the next one. Empty: no frequency rule.",
+    )
+    staff_approval_period_days = models.PositiveSmallIntegerField(
+        default=30,
+        validators=[MinValueValidator(1), MaxValueValidator(366)],
+        help_text="The period the returns rule counts over.",
+    )
+    staff_approval_ttl_hours = models.PositiveSmallIntegerField(
+        default=48,
+        validators=[MinValueValidator(1), MaxValueValidator(24 * 30)],
+        help_text="A return nobody approved or declined within this many hours expires; the customer is told.",
+    )
     version = models.PositiveIntegerField(default=1, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -119,6 +148,7 @@ class GuardrailEvent(models.Model):
     class Action(models.TextChoices):
         BLOCKED = "blocked"
         CONFIRMATION_REQUIRED = "confirmation_required"
+        APPROVAL_REQUIRED = "approval_required"
         FALLBACK = "fallback"
         RECORDED = "recorded"  # noted (e.g. a likely injection), the turn went on
 
@@ -179,3 +209,49 @@ class PendingAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tool_name} ({self.decision or 'pending'})"
+
+
+class ReturnApproval(models.Model):
+    """A return the customer confirmed that also needs a person's approval (guardrails/approvals.py).
+
+    Bound to its PendingAction, whose effect and fingerprint are what staff approve; the action
+    stays undecided until staff decide, so its order counts as pending for stage 1.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        APPROVED = "approved"  # and the return was written
+        DECLINED = "declined"
+        EXPIRED = "expired"
+        REJECTED = "rejected"  # approved, but a re-check failed: nothing was written
+
+    class Rule(models.TextChoices):
+        ALWAYS = "always", "every return"
+        AMOUNT = "amount", "refund above the amount"
+        FREQUENCY = "frequency", "frequent returns"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    action = models.OneToOneField(PendingAction, on_delete=models.CASCADE, related_name="approval")
+    thread = models.ForeignKey("chat.Thread", on_delete=models.CASCADE, related_name="return_approvals")
+    rule = models.CharField(max_length=12, choices=Rule.choices, help_text="Why a person must approve it.")
+    order_id = models.CharField(max_length=16)
+    refund_amount = models.DecimalField(max_digits=10, decimal_places=2)
+    policy_version = models.PositiveIntegerField()
+    requested_at = models.DateTimeField(auto_now_add=True, help_text="When the customer confirmed.")
+    expires_at = models.DateTimeField()
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.TextField(blank=True, help_text="Why staff approved or declined it (staff only).")
+    result_code = models.CharField(max_length=64, blank=True, help_text="Why a re-check refused it, if it did.")
+
+    class Meta:
+        ordering = ["-requested_at"]
+        verbose_name = "return waiting for approval"
+        verbose_name_plural = "returns waiting for approval"
+        permissions = [("decide_returnapproval", "Can approve or decline returns")]
+
+    def __str__(self) -> str:
+        return f"Return of {self.order_id} ({self.status})"

@@ -20,6 +20,11 @@ POLICY_FIELDS = (
     "max_refund_without_human",
     "returns_per_thread",
     "turns_per_thread",
+    "staff_approval_always",
+    "staff_approval_above_amount",
+    "staff_approval_returns_over",
+    "staff_approval_period_days",
+    "staff_approval_ttl_hours",
 )
 
 

@@ -11,9 +11,7 @@ class StaffPermission(models.Model):
         default_permissions = ()
         permissions = [
             ("view_dashboard", "Can view the support dashboard"),
-            ("approve_return", "Can approve a held return up to the support agent limit"),
             ("approve_return_any_amount", "Can approve a held return of any amount"),
-            ("reply_handoff", "Can reply to the customer in a handed-off thread"),
         ]
 
     def __str__(self) -> str:

@@ -23,8 +23,8 @@ _AGENT_EXTRA = {
     "chat.change_thread",  # mark reviewed, flag, note
     "orders.change_return",  # move a return along: received, refunded
     "staff.view_dashboard",
-    "staff.approve_return",
-    "staff.reply_handoff",
+    "guardrails.decide_returnapproval",  # approve held returns, up to SUPPORT_AGENT_APPROVAL_LIMIT
+    "chat.reply_handedoffthread",  # reply in handed-off threads, hand them back
 }
 
 RolePredicate = Callable[[str, str], bool]  # (app_label, codename) -> the role holds it
@@ -66,4 +66,4 @@ def can_approve_amount(user: AbstractBaseUser | AnonymousUser, amount: Decimal) 
     """Whether this staff member may approve a held return of `amount` (agents up to their limit)."""
     if user.has_perm("staff.approve_return_any_amount"):
         return True
-    return user.has_perm("staff.approve_return") and amount <= settings.SUPPORT_AGENT_APPROVAL_LIMIT
+    return user.has_perm("guardrails.decide_returnapproval") and amount <= settings.SUPPORT_AGENT_APPROVAL_LIMIT

@@ -18,6 +18,7 @@ from django.test import Client
 from chat import services
 from chat.llm import get_model
 from chat.models import Run, Thread
+from guardrails.services import policy_current
 from tests.fakes import FakeAnthropicServer, ScriptedModel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +78,20 @@ def scripted(monkeypatch) -> ScriptedModel:
     model = ScriptedModel()
     monkeypatch.setattr("chat.agent.get_model", lambda: model)
     return model
+
+
+@pytest.fixture
+def set_policy(db):
+    """Change the active policy the way staff do (a save, which bumps its version)."""
+
+    def update(**changes):
+        policy = policy_current()
+        for field, value in changes.items():
+            setattr(policy, field, value)
+        policy.save()
+        return policy
+
+    return update
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
             ],
             options={
-                'permissions': [('view_dashboard', 'Can view the support dashboard'), ('approve_return', 'Can approve a held return up to the support agent limit'), ('approve_return_any_amount', 'Can approve a held return of any amount'), ('reply_handoff', 'Can reply to the customer in a handed-off thread')],
+                'permissions': [('view_dashboard', 'Can view the support dashboard'), ('approve_return_any_amount', 'Can approve a held return of any amount')],
                 'managed': False,
                 'default_permissions': (),
             },

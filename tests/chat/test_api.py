@@ -450,6 +450,7 @@ def test_openapi_schema_lists_every_endpoint(client):
         "/api/v1/threads/{thread_id}/messages",
         "/api/v1/runs/{run_id}/cancel",
         "/api/v1/threads/{thread_id}/messages/{message_id}/status",
+        "/api/v1/threads/{thread_id}/handoff",
     ]:
         assert expected in paths
 

@@ -175,4 +175,4 @@ def test_the_roles_come_back_after_the_database_is_flushed():
     call_command("flush", interactive=False, verbosity=0)
 
     assert set(Group.objects.values_list("name", flat=True)) == set(ROLES)
-    assert Group.objects.get(name=SUPPORT_AGENT).permissions.filter(codename="approve_return").exists()
+    assert Group.objects.get(name=SUPPORT_AGENT).permissions.filter(codename="decide_returnapproval").exists()
