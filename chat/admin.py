@@ -6,12 +6,11 @@ Transcripts are read-only; staff edit only the review fields of a thread.
 from django import forms
 from django.contrib import admin
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from chat.handoff import HandoffSummary, handoff_summary, staff_reply_post, thread_hand_back
-from chat.models import HandedOffThread, Message, ModelCall, Run, Thread, ToolCall
+from chat.models import HandedOffThread, ModelCall, Run, Thread, ToolCall
 from chat.selectors import thread_usage
 from staff.display import error_mark, json_pretty, thread_link
 from staff.review import (
