@@ -7,6 +7,7 @@ Called by the customer's browser; calls chat/selectors.py (reads) and chat/servi
 import asyncio
 import hashlib
 import json
+import re
 from uuid import UUID
 
 from asgiref.sync import sync_to_async
@@ -15,27 +16,30 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from redis import Redis, RedisError
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle
 from rest_framework.utils.encoders import JSONEncoder as DRFJSONEncoder
 from rest_framework.views import APIView
 
 from bookly_project.errors import ApplicationError, error_response
+from bookly_project.limits import client_address, limit_hit
 from chat import actions, notify, selectors, services
-from chat.auth import customer_id_ensure, customer_id_get
+from chat.auth import customer_id_ensure, customer_id_get, session_rotate, session_rotate_for_verified_run
 from chat.models import Run
 from chat.serializers import (
     MESSAGE_STATUS,
     ActionInputSerializer,
+    ErrorSerializer,
     MessageAcceptedSerializer,
     MessageInputSerializer,
-    MessageSerializer,
+    MessagePageSerializer,
     MessageStatusSerializer,
     RunSerializer,
+    ThreadPageSerializer,
     ThreadSerializer,
     message_data,
     run_data,
@@ -43,32 +47,87 @@ from chat.serializers import (
 )
 
 
-class CustomerRateThrottle(ScopedRateThrottle):
-    """The view's `throttle_scope` rate, counted per customer (per IP before a session exists)."""
+class CustomerRateThrottle(BaseThrottle):
+    """The view's `throttle_scope` limits (settings.RATE_LIMITS), per session and per client address."""
 
-    def get_cache_key(self, request, view):
-        ident = customer_id_get(request) or self.get_ident(request)
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        scope = getattr(view, "throttle_scope", None)
+        if scope is None:
+            return True
+        self._wait = limit_hit(scope, session=customer_id_get(request), address=client_address(request))
+        return self._wait == 0
+
+    def wait(self) -> float:
+        return self._wait
+
+
+# Customer data must not stay in a browser's or a proxy's cache.
+NO_STORE = "private, no-store"
 
 
 class BaseApi(APIView):
     throttle_classes = [CustomerRateThrottle]
     throttle_scope: str | None = None
 
+    def finalize_response(self, request: Request, response: Response, *args, **kwargs) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response.headers.setdefault("Cache-Control", NO_STORE)
+        return response
 
-def _page_params(request: Request, default: int = 50, maximum: int = 100) -> int:
-    raw = request.query_params.get("limit", str(default))
-    if not raw.isdigit() or not 1 <= int(raw) <= maximum:
+
+# Whole numbers as a client types them: ASCII digits only (str.isdigit() also accepts "¹" and
+# "①", which int() refuses), and few enough of them that int() and the database take them.
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+MAX_OFFSET = 1_000_000
+
+
+def _whole_number_param(request: Request, name: str, *, default: int, maximum: int, minimum: int = 0) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not _WHOLE_NUMBER.fullmatch(raw) or not minimum <= int(raw) <= maximum:
         raise ApplicationError(
             "invalid_input",
-            f"limit must be a whole number from 1 to {maximum}.",
-            details={"fields": {"limit": [f"Must be 1 to {maximum}."]}},
+            f"{name} must be a whole number from {minimum} to {maximum}.",
+            details={"fields": {name: [f"Must be {minimum} to {maximum}."]}},
         )
     return int(raw)
 
 
+def _page_params(request: Request, default: int = 50, maximum: int = 100) -> int:
+    return _whole_number_param(request, "limit", default=default, minimum=1, maximum=maximum)
+
+
+# --- The schema's error answers ------------------------------------------------------------
+
+_ERROR_MEANINGS = {
+    400: "Invalid input: the body, a query parameter or a header (invalid_input, invalid_json, too_many_fields, ...).",
+    403: "CSRF check failed (csrf_failed): get a token from GET /api/v1/session, send it as X-CSRFToken.",
+    404: "Not found, or not this session's (the two look the same).",
+    409: "Conflicts with the current state (thread_closed, idempotency_in_progress, action_already_decided, ...).",
+    410: "The confirmation expired (confirmation_expired).",
+    413: "The body is larger than 64 KiB (payload_too_large).",
+    415: "The body is not JSON (unsupported_media_type).",
+    422: "The Idempotency-Key was used with a different body (idempotency_key_reused).",
+    429: "Too many requests (throttled); `Retry-After` says when to try again.",
+    503: "Briefly unavailable (service_unavailable, storage_unavailable); nothing was stored. Retry.",
+}
+WRITE_ERRORS = (400, 403, 413, 415, 503)
+LIMIT_PARAMETER = OpenApiParameter("limit", int, description="1 to 100 (default 50)")
+
+
+def errors_documented(*statuses: int) -> dict[int, OpenApiResponse]:
+    """Schema responses in the error shape for these statuses."""
+    return {code: OpenApiResponse(ErrorSerializer, description=_ERROR_MEANINGS[code]) for code in statuses}
+
+
 class SessionApi(BaseApi):
-    @extend_schema(responses=inline_serializer("Session", {"csrf_token": serializers.CharField()}))
+    @extend_schema(
+        responses={
+            200: inline_serializer("Session", {"csrf_token": serializers.CharField()}),
+            **errors_documented(400, 429, 503),
+        }
+    )
     def get(self, request: Request) -> Response:
         """Start (or continue) the anonymous session and hand out the CSRF token."""
         customer_id_ensure(request)
@@ -81,19 +140,13 @@ class ThreadListCreateApi(BaseApi):
         return super().get_throttles()
 
     @extend_schema(
-        responses=ThreadSerializer(many=True),
-        parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+        operation_id="threads_list",
+        responses={200: ThreadPageSerializer, **errors_documented(400, 503)},
+        parameters=[LIMIT_PARAMETER, OpenApiParameter("offset", int, description=f"0 to {MAX_OFFSET}")],
     )
     def get(self, request: Request) -> Response:
         limit = _page_params(request)
-        offset_raw = request.query_params.get("offset", "0")
-        if not offset_raw.isdigit():
-            raise ApplicationError(
-                "invalid_input",
-                "offset must be a whole number.",
-                details={"fields": {"offset": ["Must be a whole number."]}},
-            )
-        offset = int(offset_raw)
+        offset = _whole_number_param(request, "offset", default=0, maximum=MAX_OFFSET)
         threads = list(selectors.threads_for_owner(owner=customer_id_get(request))[offset : offset + limit + 1])
         return Response(
             {
@@ -102,14 +155,15 @@ class ThreadListCreateApi(BaseApi):
             }
         )
 
-    @extend_schema(request=None, responses={201: ThreadSerializer})
+    @extend_schema(request=None, responses={201: ThreadSerializer, **errors_documented(*WRITE_ERRORS, 429)})
     def post(self, request: Request) -> Response:
         thread = services.thread_create(owner=customer_id_ensure(request))
+        session_rotate(request)
         return Response(thread_data(thread), status=status.HTTP_201_CREATED)
 
 
 class ThreadDetailApi(BaseApi):
-    @extend_schema(responses=ThreadSerializer)
+    @extend_schema(responses={200: ThreadSerializer, **errors_documented(400, 404, 503)})
     def get(self, request: Request, thread_id: UUID) -> Response:
         thread = selectors.thread_get(owner=customer_id_get(request), thread_id=thread_id)
         return Response(thread_data(thread))
@@ -127,8 +181,9 @@ class MessageListCreateApi(BaseApi):
         return super().get_throttles()
 
     @extend_schema(
-        responses=MessageSerializer(many=True),
-        parameters=[OpenApiParameter("after", UUID), OpenApiParameter("limit", int)],
+        operation_id="threads_messages_list",
+        responses={200: MessagePageSerializer, **errors_documented(400, 404, 503)},
+        parameters=[OpenApiParameter("after", UUID), LIMIT_PARAMETER],
     )
     def get(self, request: Request, thread_id: UUID) -> Response:
         """Messages of a thread, oldest first; `?after=<message_id>` continues a page."""
@@ -150,8 +205,23 @@ class MessageListCreateApi(BaseApi):
 
     @extend_schema(
         request=MessageInputSerializer,
-        responses={202: MessageAcceptedSerializer},
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
+        responses={
+            202: OpenApiResponse(
+                MessageAcceptedSerializer,
+                description="Accepted. `Location` is the run's status_url; `Idempotent-Replayed: true` on a replay.",
+            ),
+            **errors_documented(*WRITE_ERRORS, 404, 409, 422, 429),
+        },
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description="1 to 255 printable characters. The same key with the same body answers the first "
+                "202 again (nothing is stored twice); with another body it is 422; while the first is "
+                "still being processed, 409.",
+            )
+        ],
     )
     def post(self, request: Request, thread_id: UUID) -> Response:
         """Accept a customer message: 202 at once; the reply arrives on the run (status_url)."""
@@ -182,7 +252,7 @@ class MessageListCreateApi(BaseApi):
 
 
 class MessageStatusApi(BaseApi):
-    @extend_schema(responses=MessageStatusSerializer)
+    @extend_schema(responses={200: MessageStatusSerializer, **errors_documented(400, 404, 503)})
     def get(self, request: Request, thread_id: UUID, message_id: UUID) -> Response:
         """Poll by message id: processing | requires_action | completed | error."""
         thread = selectors.thread_get(owner=customer_id_get(request), thread_id=thread_id)
@@ -204,7 +274,7 @@ class MessageStatusApi(BaseApi):
 
 
 class RunCancelApi(BaseApi):
-    @extend_schema(request=None, responses=RunSerializer)
+    @extend_schema(request=None, responses={200: RunSerializer, **errors_documented(*WRITE_ERRORS, 404)})
     def post(self, request: Request, run_id: UUID) -> Response:
         """Cancel a run: queued ends now, in_progress ends at its next step; finished runs are unchanged."""
         run = selectors.run_get(owner=customer_id_get(request), run_id=run_id)
@@ -212,7 +282,9 @@ class RunCancelApi(BaseApi):
 
 
 class RunActionApi(BaseApi):
-    @extend_schema(request=ActionInputSerializer, responses={202: RunSerializer})
+    @extend_schema(
+        request=ActionInputSerializer, responses={202: RunSerializer, **errors_documented(*WRITE_ERRORS, 404, 409, 410)}
+    )
     def post(self, request: Request, run_id: UUID, action_id: UUID) -> Response:
         """The customer's Confirm / Cancel on a pending return. 202: the run resumes for the reply."""
         run = selectors.run_get(owner=customer_id_get(request), run_id=run_id)
@@ -260,7 +332,6 @@ async def _run_wait(request: HttpRequest, run_id: UUID, wait: float) -> Run | No
     return run
 
 
-@extend_schema(responses=RunSerializer, parameters=[OpenApiParameter("wait", float)])
 async def run_detail(request: HttpRequest, run_id: UUID) -> HttpResponse:
     """GET a run; `?wait=N` (0–30 s) holds the request until the run leaves queued/in_progress."""
     if request.method not in ("GET", "HEAD"):
@@ -277,12 +348,49 @@ async def run_detail(request: HttpRequest, run_id: UUID) -> HttpResponse:
         return error_response(503, "service_unavailable", "The service is busy; please try again shortly.")
     if run is None:
         return error_response(404, "not_found", "Run not found.")
+    if run.verified_customer:
+        # The customer proved an order id + email in this run: from now on the session shows
+        # order details, so the id it had before (possibly planted or seen) stops working.
+        await sync_to_async(session_rotate_for_verified_run)(request, str(run.id))
     body = json.dumps(run_data(run), cls=DRFJSONEncoder).encode()
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-    headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+    # no-store: nothing kept in caches; a client that keeps the ETag itself still gets 304s.
+    headers = {"ETag": etag, "Cache-Control": NO_STORE}
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         return HttpResponse(status=304, headers=headers)
     return HttpResponse(body, content_type="application/json", headers=headers)
+
+
+class RunDetailSchema(APIView):
+    """What the schema says about run_detail: drf-spectacular only sees DRF views, this one is async."""
+
+    @extend_schema(
+        operation_id="runs_retrieve",
+        description=run_detail.__doc__,
+        responses={
+            200: OpenApiResponse(RunSerializer, description="The run. `ETag` names this state of it."),
+            304: OpenApiResponse(description="Unchanged since the `If-None-Match` ETag."),
+            **errors_documented(400, 404, 503),
+        },
+        parameters=[
+            OpenApiParameter(
+                "wait",
+                float,
+                description=f"Seconds (0 to {settings.LONG_POLL_MAX_SECONDS}) to hold the request while the run is "
+                "queued or in_progress; it answers as soon as the run moves on.",
+            ),
+            OpenApiParameter(
+                "If-None-Match", str, OpenApiParameter.HEADER, description="An earlier ETag: 304 if unchanged."
+            ),
+        ],
+    )
+    def get(self, request: Request, run_id: UUID) -> Response:
+        raise NotImplementedError("served by run_detail")
+
+
+# drf-spectacular documents any URL whose view has a DRF `cls`; run_detail serves, this describes.
+run_detail.cls = RunDetailSchema
+run_detail.initkwargs = {}
 
 
 # --- Health ------------------------------------------------------------------------------

@@ -32,7 +32,10 @@ class MessageInputSerializer(serializers.Serializer):
 
 
 class ActionInputSerializer(serializers.Serializer):
-    decision = serializers.ChoiceField(choices=["confirm", "decline"])
+    # Our own message: DRF's default repeats the client's value, which may not even be encodable.
+    decision = serializers.ChoiceField(
+        choices=["confirm", "decline"], error_messages={"invalid_choice": 'Must be "confirm" or "decline".'}
+    )
 
 
 class ThreadSerializer(serializers.ModelSerializer):
@@ -45,6 +48,28 @@ class MessageSerializer(serializers.ModelSerializer):
     class Meta:
         model = Message
         fields = ["id", "role", "content", "created_at"]
+
+
+class ThreadPageSerializer(serializers.Serializer):
+    results = ThreadSerializer(many=True)
+    has_more = serializers.BooleanField()
+
+
+class MessagePageSerializer(serializers.Serializer):
+    results = MessageSerializer(many=True)
+    has_more = serializers.BooleanField()
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable snake_case code, e.g. invalid_input, not_found, throttled.")
+    message = serializers.CharField(help_text="A human sentence; never repeats client input.")
+    details = serializers.DictField(help_text="Per-field errors under `fields`, `retry_after_seconds`, ...")
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one error shape of every 4xx and 5xx answer."""
+
+    error = ErrorDetailSerializer()
 
 
 class RunErrorSerializer(serializers.Serializer):
