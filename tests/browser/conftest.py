@@ -285,5 +285,5 @@ def pytest_runtest_makereport(item, call):
 def throttle_counters_clear() -> None:
     """Forget every customer's message count (what a minute passing does for a 2/min rate)."""
     client = redis.Redis.from_url(settings.REDIS_URL)
-    for key in client.scan_iter(match="*throttle_messages*"):
+    for key in client.scan_iter(match="bookly:limit:messages:*"):
         client.delete(key)
