@@ -65,9 +65,26 @@ class CustomerRateThrottle(BaseThrottle):
 NO_STORE = "private, no-store"
 
 
+def query_params_check(request: HttpRequest | Request, allowed: frozenset[str]) -> None:
+    """An unknown query parameter is a mistake worth saying (`?limt=5`), not something to ignore."""
+    params = request.query_params if isinstance(request, Request) else request.GET
+    if not allowed.issuperset(params):
+        raise ApplicationError(
+            "invalid_input",
+            "The request has a query parameter this endpoint does not take.",
+            details={"allowed_query_parameters": sorted(allowed)},
+        )
+
+
 class BaseApi(APIView):
     throttle_classes = [CustomerRateThrottle]
     throttle_scope: str | None = None
+    # Query parameters each method takes; any other is a 400.
+    query_params: dict[str, frozenset[str]] = {}
+
+    def initial(self, request: Request, *args, **kwargs) -> None:
+        super().initial(request, *args, **kwargs)
+        query_params_check(request, self.query_params.get(request.method, frozenset()))
 
     def finalize_response(self, request: Request, response: Response, *args, **kwargs) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)
@@ -113,7 +130,12 @@ _ERROR_MEANINGS = {
     503: "Briefly unavailable (service_unavailable, storage_unavailable); nothing was stored. Retry.",
 }
 WRITE_ERRORS = (400, 403, 413, 415, 503)
-LIMIT_PARAMETER = OpenApiParameter("limit", int, description="1 to 100 (default 50)")
+LIMIT_PARAMETER = OpenApiParameter(
+    "limit", {"type": "integer", "minimum": 1, "maximum": 100}, description="Default 50."
+)
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After", int, OpenApiParameter.HEADER, required=True, response=[429], description="Seconds to wait."
+)
 
 
 def errors_documented(*statuses: int) -> dict[int, OpenApiResponse]:
@@ -126,7 +148,8 @@ class SessionApi(BaseApi):
         responses={
             200: inline_serializer("Session", {"csrf_token": serializers.CharField()}),
             **errors_documented(400, 429, 503),
-        }
+        },
+        parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
         """Start (or continue) the anonymous session and hand out the CSRF token."""
@@ -135,6 +158,8 @@ class SessionApi(BaseApi):
 
 
 class ThreadListCreateApi(BaseApi):
+    query_params = {"GET": frozenset({"limit", "offset"})}
+
     def get_throttles(self):
         self.throttle_scope = "threads" if self.request.method == "POST" else None
         return super().get_throttles()
@@ -142,7 +167,10 @@ class ThreadListCreateApi(BaseApi):
     @extend_schema(
         operation_id="threads_list",
         responses={200: ThreadPageSerializer, **errors_documented(400, 503)},
-        parameters=[LIMIT_PARAMETER, OpenApiParameter("offset", int, description=f"0 to {MAX_OFFSET}")],
+        parameters=[
+            LIMIT_PARAMETER,
+            OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}),
+        ],
     )
     def get(self, request: Request) -> Response:
         limit = _page_params(request)
@@ -155,7 +183,11 @@ class ThreadListCreateApi(BaseApi):
             }
         )
 
-    @extend_schema(request=None, responses={201: ThreadSerializer, **errors_documented(*WRITE_ERRORS, 429)})
+    @extend_schema(
+        request=None,
+        responses={201: ThreadSerializer, **errors_documented(*WRITE_ERRORS, 429)},
+        parameters=[RETRY_AFTER],
+    )
     def post(self, request: Request) -> Response:
         thread = services.thread_create(owner=customer_id_ensure(request))
         session_rotate(request)
@@ -169,6 +201,9 @@ class ThreadDetailApi(BaseApi):
         return Response(thread_data(thread))
 
 
+IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,255}")
+
+
 def _fingerprint(request: Request, thread_id: UUID) -> str:
     """What makes two requests 'the same' for Idempotency-Key: target and parsed body."""
     canonical = json.dumps({"thread": str(thread_id), "body": request.data}, sort_keys=True, separators=(",", ":"))
@@ -176,6 +211,8 @@ def _fingerprint(request: Request, thread_id: UUID) -> str:
 
 
 class MessageListCreateApi(BaseApi):
+    query_params = {"GET": frozenset({"limit", "after"})}
+
     def get_throttles(self):
         self.throttle_scope = "messages" if self.request.method == "POST" else None
         return super().get_throttles()
@@ -215,12 +252,19 @@ class MessageListCreateApi(BaseApi):
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
-                str,
+                {"type": "string", "minLength": 1, "maxLength": 255, "pattern": f"^{IDEMPOTENCY_KEY.pattern}$"},
                 OpenApiParameter.HEADER,
-                description="1 to 255 printable characters. The same key with the same body answers the first "
+                description="1 to 255 printable ASCII characters. The same key with the same body answers the first "
                 "202 again (nothing is stored twice); with another body it is 422; while the first is "
                 "still being processed, 409.",
-            )
+            ),
+            OpenApiParameter(
+                "Location", str, OpenApiParameter.HEADER, required=True, response=[202], description="The status_url."
+            ),
+            OpenApiParameter(
+                "Idempotent-Replayed", str, OpenApiParameter.HEADER, response=[202], description='"true" on a replay.'
+            ),
+            RETRY_AFTER,
         ],
     )
     def post(self, request: Request, thread_id: UUID) -> Response:
@@ -228,8 +272,10 @@ class MessageListCreateApi(BaseApi):
         data = MessageInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         key = request.headers.get("Idempotency-Key")
-        if key is not None and not (1 <= len(key) <= 255 and key.isprintable()):
-            raise ApplicationError("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 printable characters.")
+        if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+            raise ApplicationError(
+                "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 printable ASCII characters."
+            )
         # The thread's ownership is checked by the same statement that locks it (services).
         result = services.message_post(
             owner=customer_id_get(request),
@@ -297,8 +343,11 @@ class RunActionApi(BaseApi):
 # --- The long-poll: a plain async view -------------------------------------------------
 
 
+RUN_DETAIL_QUERY = frozenset({"wait"})
+
+
 def _parse_wait(raw: str | None) -> float:
-    if raw is None or raw == "":
+    if raw is None:
         return 0.0
     try:
         wait = float(raw)
@@ -339,6 +388,7 @@ async def run_detail(request: HttpRequest, run_id: UUID) -> HttpResponse:
         response["Allow"] = "GET, HEAD"
         return response
     try:
+        query_params_check(request, RUN_DETAIL_QUERY)
         wait = _parse_wait(request.GET.get("wait"))
     except ApplicationError as error:
         return error_response(error.status, error.code, error.message, error.details)
@@ -375,12 +425,15 @@ class RunDetailSchema(APIView):
         parameters=[
             OpenApiParameter(
                 "wait",
-                float,
-                description=f"Seconds (0 to {settings.LONG_POLL_MAX_SECONDS}) to hold the request while the run is "
-                "queued or in_progress; it answers as soon as the run moves on.",
+                {"type": "number", "minimum": 0, "maximum": settings.LONG_POLL_MAX_SECONDS},
+                description="Seconds to hold the request while the run is queued or in_progress; it answers as "
+                "soon as the run moves on.",
             ),
             OpenApiParameter(
                 "If-None-Match", str, OpenApiParameter.HEADER, description="An earlier ETag: 304 if unchanged."
+            ),
+            OpenApiParameter(
+                "ETag", str, OpenApiParameter.HEADER, required=True, response=[200, 304], description="This state."
             ),
         ],
     )

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from chat.models import Message, Run, Thread
@@ -27,8 +28,21 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+@extend_schema_field(
+    # What the field accepts: some text besides whitespace, no NUL (Postgres cannot store it).
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": settings.MESSAGE_MAX_CHARS,
+        "pattern": r"^[^\x00]*[^\s\x00][^\x00]*$",
+    }
+)
+class MessageContentField(StrictCharField):
+    pass
+
+
 class MessageInputSerializer(serializers.Serializer):
-    content = StrictCharField(max_length=settings.MESSAGE_MAX_CHARS, trim_whitespace=True)
+    content = MessageContentField(max_length=settings.MESSAGE_MAX_CHARS, trim_whitespace=True)
 
 
 class ActionInputSerializer(serializers.Serializer):

@@ -81,7 +81,7 @@ def _answers_health(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def bookly_web(env_overrides: dict | None = None, *, name: str = "browser-web") -> Iterator[str]:
+def bookly_web(env_overrides: dict | None = None, *, name: str = "browser-web", workers: int = 1) -> Iterator[str]:
     """Start uvicorn with the real ASGI app against the test database and Redis; yield its URL."""
     port = _free_port()
     env = server_env({"DEBUG": "false", **(env_overrides or {})})
@@ -97,6 +97,8 @@ def bookly_web(env_overrides: dict | None = None, *, name: str = "browser-web") 
         str(port),
         "--lifespan",
         "off",
+        "--workers",
+        str(workers),
     ]
     url = f"http://127.0.0.1:{port}"
     with managed_process(args, env=env, name=name, ready=lambda log: _answers_health(url)):

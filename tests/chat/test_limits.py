@@ -5,11 +5,7 @@ in one session were all accepted with a limit of 30. These tests send the same f
 """
 
 import asyncio
-import contextlib
-import socket
-import sys
 import threading
-import urllib.request
 from collections.abc import Iterator
 
 import aiohttp
@@ -21,50 +17,24 @@ from redis.retry import Retry
 
 from bookly_project.limits import LocalCounters, client_address, limit_hit, limit_parse
 from chat.models import Message, Thread
-from tests.conftest import managed_process, server_env
+from tests.browser.conftest import _free_port, bookly_web
 
 MESSAGES_PER_SESSION = 30
 SESSIONS_PER_ADDRESS = 20
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
-
-
-@contextlib.contextmanager
-def limited_web() -> Iterator[str]:
-    """uvicorn as the Procfile starts it (two processes, trusting no proxy), with known limits."""
-    port = _free_port()
-    env = server_env(
-        {
-            "THROTTLE_MESSAGES": f"{MESSAGES_PER_SESSION}/min",
-            "THROTTLE_MESSAGES_PER_ADDRESS": "1000/min",
-            "THROTTLE_SESSIONS_PER_ADDRESS": f"{SESSIONS_PER_ADDRESS}/min",
-            "THROTTLE_THREADS_PER_ADDRESS": "1000/min",
-            "FORWARDED_ALLOW_IPS": "",
-            "DB_POOL_MAX_SIZE": "8",
-        }
-    )
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    args = [sys.executable, "-m", "uvicorn", "bookly_project.asgi:application", "--port", str(port), "--workers", "2"]
-    url = f"http://127.0.0.1:{port}"
-    with managed_process(args, env=env, name="limits-web", ready=lambda log: _answers(url)):
-        yield url
-
-
 @pytest.fixture(scope="module")
 def web(django_db_setup, django_db_blocker, _clean_broker) -> Iterator[str]:
-    with limited_web() as url:
+    """uvicorn as the Procfile starts it (two processes, trusting no proxy), with known limits."""
+    env = {
+        "THROTTLE_MESSAGES": f"{MESSAGES_PER_SESSION}/min",
+        "THROTTLE_MESSAGES_PER_ADDRESS": "1000/min",
+        "THROTTLE_SESSIONS_PER_ADDRESS": f"{SESSIONS_PER_ADDRESS}/min",
+        "THROTTLE_THREADS_PER_ADDRESS": "1000/min",
+        "FORWARDED_ALLOW_IPS": "",
+        "DB_POOL_MAX_SIZE": "8",
+    }
+    with bookly_web(env, name="limits-web", workers=2) as url:
         yield url
 
 
