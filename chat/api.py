@@ -30,10 +30,10 @@ from bookly_project.limits import client_address, limit_hit
 from chat import actions, notify, selectors, services
 from chat.auth import customer_id_ensure, customer_id_get, session_rotate, session_rotate_for_verified_run
 from chat.models import Run
+from chat.schema import LIMIT_PARAMETER, MAX_OFFSET, RETRY_AFTER, WRITE_ERRORS, RunDetailSchema, errors_documented
 from chat.serializers import (
     MESSAGE_STATUS,
     ActionInputSerializer,
-    ErrorSerializer,
     MessageAcceptedSerializer,
     MessageInputSerializer,
     MessagePageSerializer,
@@ -95,7 +95,6 @@ class BaseApi(APIView):
 # Whole numbers as a client types them: ASCII digits only (str.isdigit() also accepts "¹" and
 # "①", which int() refuses), and few enough of them that int() and the database take them.
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
-MAX_OFFSET = 1_000_000
 
 
 def _whole_number_param(request: Request, name: str, *, default: int, maximum: int, minimum: int = 0) -> int:
@@ -113,34 +112,6 @@ def _whole_number_param(request: Request, name: str, *, default: int, maximum: i
 
 def _page_params(request: Request, default: int = 50, maximum: int = 100) -> int:
     return _whole_number_param(request, "limit", default=default, minimum=1, maximum=maximum)
-
-
-# --- The schema's error answers ------------------------------------------------------------
-
-_ERROR_MEANINGS = {
-    400: "Invalid input: the body, a query parameter or a header (invalid_input, invalid_json, too_many_fields, ...).",
-    403: "CSRF check failed (csrf_failed): get a token from GET /api/v1/session, send it as X-CSRFToken.",
-    404: "Not found, or not this session's (the two look the same).",
-    409: "Conflicts with the current state (thread_closed, idempotency_in_progress, action_already_decided, ...).",
-    410: "The confirmation expired (confirmation_expired).",
-    413: "The body is larger than 64 KiB (payload_too_large).",
-    415: "The body is not JSON (unsupported_media_type).",
-    422: "The Idempotency-Key was used with a different body (idempotency_key_reused).",
-    429: "Too many requests (throttled); `Retry-After` says when to try again.",
-    503: "Briefly unavailable (service_unavailable, storage_unavailable); nothing was stored. Retry.",
-}
-WRITE_ERRORS = (400, 403, 413, 415, 503)
-LIMIT_PARAMETER = OpenApiParameter(
-    "limit", {"type": "integer", "minimum": 1, "maximum": 100}, description="Default 50."
-)
-RETRY_AFTER = OpenApiParameter(
-    "Retry-After", int, OpenApiParameter.HEADER, required=True, response=[429], description="Seconds to wait."
-)
-
-
-def errors_documented(*statuses: int) -> dict[int, OpenApiResponse]:
-    """Schema responses in the error shape for these statuses."""
-    return {code: OpenApiResponse(ErrorSerializer, description=_ERROR_MEANINGS[code]) for code in statuses}
 
 
 class SessionApi(BaseApi):
@@ -409,36 +380,6 @@ async def run_detail(request: HttpRequest, run_id: UUID) -> HttpResponse:
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         return HttpResponse(status=304, headers=headers)
     return HttpResponse(body, content_type="application/json", headers=headers)
-
-
-class RunDetailSchema(APIView):
-    """What the schema says about run_detail: drf-spectacular only sees DRF views, this one is async."""
-
-    @extend_schema(
-        operation_id="runs_retrieve",
-        description=run_detail.__doc__,
-        responses={
-            200: OpenApiResponse(RunSerializer, description="The run. `ETag` names this state of it."),
-            304: OpenApiResponse(description="Unchanged since the `If-None-Match` ETag."),
-            **errors_documented(400, 404, 503),
-        },
-        parameters=[
-            OpenApiParameter(
-                "wait",
-                {"type": "number", "minimum": 0, "maximum": settings.LONG_POLL_MAX_SECONDS},
-                description="Seconds to hold the request while the run is queued or in_progress; it answers as "
-                "soon as the run moves on.",
-            ),
-            OpenApiParameter(
-                "If-None-Match", str, OpenApiParameter.HEADER, description="An earlier ETag: 304 if unchanged."
-            ),
-            OpenApiParameter(
-                "ETag", str, OpenApiParameter.HEADER, required=True, response=[200, 304], description="This state."
-            ),
-        ],
-    )
-    def get(self, request: Request, run_id: UUID) -> Response:
-        raise NotImplementedError("served by run_detail")
 
 
 # drf-spectacular documents any URL whose view has a DRF `cls`; run_detail serves, this describes.

@@ -24,6 +24,7 @@ from django.conf import settings
 from django.contrib.sessions.backends.cached_db import SessionStore
 from django.core.management import call_command
 from django.db import connections
+from django.middleware.csrf import CSRF_SESSION_KEY
 
 from chat.auth import CUSTOMER_SESSION_KEY
 from tests.conftest import ARTIFACTS, celery_worker, managed_process, server_env
@@ -231,6 +232,13 @@ class ChatPage:
         """The customer id the server keeps in this browser's session."""
         cookie = next(c for c in self.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME)
         return SessionStore(session_key=cookie["value"])[CUSTOMER_SESSION_KEY]
+
+    def csrf_secret_forget(self) -> None:
+        """The server forgets this session's CSRF secret (as a token rotation elsewhere would)."""
+        cookie = next(c for c in self.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME)
+        session = SessionStore(session_key=cookie["value"])
+        del session[CSRF_SESSION_KEY]
+        session.save()
 
     def snap(self, label: str) -> None:
         """A screenshot of an intermediate state: artifacts/browser/<test>--<label>.png."""
