@@ -116,10 +116,20 @@ class InlineXFrameOptionsMiddleware(InlineHooks, XFrameOptionsMiddleware):
     pass
 
 
+# Total size of the request's headers the app reads. uvicorn itself refuses far larger ones (about
+# 1 MB) with a plain-text 400 before the app sees them.
+MAX_HEADER_BYTES = 32 * 1024
+
+
 class BodySizeLimitMiddleware(InlineHooks, MiddlewareMixin):
-    """Refuse bodies over DATA_UPLOAD_MAX_MEMORY_SIZE with 413 before anything reads them."""
+    """Refuse bodies over DATA_UPLOAD_MAX_MEMORY_SIZE (413) and headers over 32 KiB (431) before anything reads them."""
 
     def process_request(self, request: HttpRequest) -> HttpResponse | None:
+        header_bytes = sum(len(key) + len(value) for key, value in request.META.items() if key.startswith("HTTP_"))
+        if header_bytes > MAX_HEADER_BYTES:
+            return error_response(
+                431, "headers_too_large", "The request headers are too large.", {"max_bytes": MAX_HEADER_BYTES}
+            )
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:

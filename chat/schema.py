@@ -25,6 +25,7 @@ _ERROR_MEANINGS = {
     413: "The body is larger than 64 KiB (payload_too_large).",
     415: "The body is not JSON (unsupported_media_type).",
     422: "The Idempotency-Key was used with a different body (idempotency_key_reused).",
+    431: "The request headers are larger than 32 KiB (headers_too_large).",
     429: "Too many requests (throttled); `Retry-After` says when to try again.",
     503: "Briefly unavailable (service_unavailable, storage_unavailable); nothing was stored. Retry.",
 }
@@ -38,8 +39,8 @@ RETRY_AFTER = OpenApiParameter(
 
 
 def errors_documented(*statuses: int) -> dict[int, OpenApiResponse]:
-    """Schema responses in the error shape for these statuses."""
-    return {code: OpenApiResponse(ErrorSerializer, description=_ERROR_MEANINGS[code]) for code in statuses}
+    """Schema responses in the error shape for these statuses, and 431 (any request may carry too many headers)."""
+    return {code: OpenApiResponse(ErrorSerializer, description=_ERROR_MEANINGS[code]) for code in (*statuses, 431)}
 
 
 class RunDetailSchema(APIView):

@@ -123,6 +123,17 @@ CASES = [
         b'{"content": "hi"}',
         headers={"Content-Length": "ten"},
     ),
+    Case("40 KB of headers", "GET", "/api/v1/threads", 431, "headers_too_large", headers={"X-Big": "a" * 40_000}),
+    Case("a 40 KB cookie", "POST", MESSAGES, 431, "headers_too_large", b"{}", headers={"Cookie": "c=" + "a" * 40_000}),
+    Case(
+        "a 40 KB Idempotency-Key",
+        "POST",
+        MESSAGES,
+        431,
+        "headers_too_large",
+        b'{"content": "hi"}',
+        headers={"Idempotency-Key": "k" * 40_000},
+    ),
     Case("no CSRF token", "POST", MESSAGES, 403, "csrf_failed", b'{"content": "hi"}', csrf=False),
     Case("a foreign Host", "GET", "/api/v1/threads", 400, "bad_request", headers={"Host": "evil.example"}),
     # Query strings.
