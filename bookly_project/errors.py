@@ -75,15 +75,13 @@ _FIXED_MESSAGES = {
     drf_exceptions.ParseError: "The request body is not valid JSON.",
 }
 
-TOO_MANY_FIELDS = ("too_many_fields", "The request has too many query or form fields.")
-
 
 def _client_error(exc: Exception) -> tuple[int, str, str] | None:
     """(status, code, message) for Django's exceptions that mean the request itself is bad."""
     if isinstance(exc, RequestDataTooBig):
         return 413, "payload_too_large", "The request body is larger than 64 KiB."
     if isinstance(exc, TooManyFieldsSent):
-        return 400, *TOO_MANY_FIELDS
+        return 400, "too_many_fields", "The request has too many query or form fields."
     if isinstance(exc, SuspiciousOperation):
         return 400, "bad_request", "The request could not be understood."
     if isinstance(exc, DataError):

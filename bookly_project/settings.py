@@ -50,7 +50,7 @@ MIDDLEWARE = [
     "bookly_project.middleware.InlineAuthenticationMiddleware",
     "bookly_project.middleware.InlineMessageMiddleware",
     "bookly_project.middleware.InlineXFrameOptionsMiddleware",
-    # Last, as django-axes asks: it answers a locked-out admin login before the view runs.
+    # Last, as django-axes asks: turns a locked-out admin login into its 429 lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -251,8 +251,8 @@ REST_FRAMEWORK = {
 }
 
 # Request limits (bookly_project/limits.py), "count/period" per customer session and per
-# client address, shared by every process through Redis. A session is created by the first
-# GET /api/v1/session (or POST /api/v1/threads) without one.
+# client address, shared by every process through Redis. "sessions" counts new sessions as
+# they are first saved (GET /api/v1/session without one, the admin login page).
 RATE_LIMITS = {
     "messages": {
         "session": env.str("THROTTLE_MESSAGES", default="30/min"),
