@@ -12,8 +12,11 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bookly_bench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/5
 BENCH_ARGS ?=
+# make eval measures the guardrails on their own database and Redis db (the database is created if missing).
+EVAL_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bookly_eval
+EVAL_REDIS_URL ?= redis://127.0.0.1:6379/14
 
-.PHONY: install run test lint format bench clean
+.PHONY: install run test lint format bench eval clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +41,10 @@ bench: install
 	mkdir -p artifacts
 	BENCH_DATABASE_URL=$(BENCH_DATABASE_URL) BENCH_REDIS_URL=$(BENCH_REDIS_URL) \
 		$(PY) -m bench.run --private-redis --json artifacts/bench.json $(BENCH_ARGS)
+
+eval: install
+	mkdir -p artifacts
+	EVAL_DATABASE_URL=$(EVAL_DATABASE_URL) EVAL_REDIS_URL=$(EVAL_REDIS_URL) $(PY) -m evals.run
 
 lint: install
 	$(VENV)/bin/ruff check .

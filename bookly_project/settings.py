@@ -199,6 +199,11 @@ ANTHROPIC_MODEL = env.str("ANTHROPIC_MODEL", default="claude-sonnet-4-6")
 ANTHROPIC_TIMEOUT_SECONDS = env.float("ANTHROPIC_TIMEOUT_SECONDS", default=60.0)
 ANTHROPIC_CONNECT_TIMEOUT_SECONDS = env.float("ANTHROPIC_CONNECT_TIMEOUT_SECONDS", default=5.0)
 MODEL_MAX_TOKENS = env.int("MODEL_MAX_TOKENS", default=1024)
+# L4's second opinion on a reply its deterministic check is unsure about (anthropic backend only; empty
+# model name: never asked). One attempt, bounded in time and tokens; no answer lets the reply through.
+L4_SECOND_OPINION_MODEL = env.str("L4_SECOND_OPINION_MODEL", default="claude-haiku-4-5")
+L4_SECOND_OPINION_TIMEOUT_SECONDS = env.float("L4_SECOND_OPINION_TIMEOUT_SECONDS", default=5.0)
+L4_SECOND_OPINION_MAX_TOKENS = env.int("L4_SECOND_OPINION_MAX_TOKENS", default=5)
 
 # --- Model client resilience (chat/llm.py, chat/breaker.py) -------------------
 # One retry policy, ours (the SDK's own retries stay off): 429, 529, 5xx, connection

@@ -18,13 +18,13 @@ from django.utils import timezone
 from bookly_project.db import db_connection_release
 from chat import prompts
 from chat.history import Transcript, tool_result_block, transcript_load
-from chat.llm import Model, ModelError, get_model
-from chat.models import ModelCall, Run, ToolCall
-from chat.tools import TOOLS, ToolContext, ToolOutcome, tool_apply, tool_execute, tool_schemas
+from chat.llm import Model, ModelError, get_model, quick_complete
+from chat.models import ModelCall, Run, Thread, ToolCall
+from chat.tools import REPLY_TOOL, TOOLS, ToolContext, ToolOutcome, tool_apply, tool_execute, tool_schemas
 from guardrails import services as guardrails
 from guardrails.checks import check_effect, check_tool_call
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
-from guardrails.output import Grounding, check_reply
+from guardrails.output import OFF_TOPIC, OFF_TOPIC_UNSURE, Grounding, check_reply, refusal_topic
 from guardrails.screening import (
     UNTRUSTED_FINDINGS_KEY,
     check_input,
@@ -47,7 +47,8 @@ class TurnOutcome:
     reply: str = ""
     error_code: str = ""
     error_message: str = ""
-    ending: str = "end_turn"  # why a completed turn stopped (end_turn, max_iterations, max_tokens, refusal)
+    # Why a completed turn stopped (end_turn, handoff, fallback, max_iterations, max_tokens, refusal, ...).
+    ending: str = "end_turn"
 
 
 class RunCancelled(Exception):
@@ -137,6 +138,9 @@ def _loop(turn: Turn) -> TurnOutcome:
             "max_tokens": settings.MODEL_MAX_TOKENS,
             "system": system,
             "tools": tool_schemas(),
+            # Every response is a tool call, so every turn ends through send_reply. Constant on every
+            # call: a changed tool_choice would invalidate the cached messages.
+            "tool_choice": {"type": "any"},
             "messages": messages,
         }
         db_connection_release()
@@ -173,6 +177,14 @@ def _loop(turn: Turn) -> TurnOutcome:
             # The API paused a long turn; sending its content back lets the model continue.
             messages.append({"role": "assistant", "content": content})
             continue
+        replies = [block for block in tool_uses if block.get("name") == REPLY_TOOL]
+        if replies and stop_reason != "max_tokens":
+            ended = _reply_step(turn, model_call, tool_uses)
+            if isinstance(ended, TurnOutcome):
+                return ended
+            messages.append({"role": "assistant", "content": content})
+            messages.append({"role": "user", "content": ended})
+            continue
         if stop_reason == "tool_use" and tool_uses:
             results, paused = _run_tools(turn, model_call, tool_uses)
             if paused:
@@ -187,22 +199,73 @@ def _loop(turn: Turn) -> TurnOutcome:
         reply = _final_text(content)
         if not reply:
             return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="empty")
-        verdict = _check_reply(turn, reply)
-        if not verdict.allowed:
-            # The draft stays on its ModelCall for staff; history never replays it to the model.
-            ModelCall.objects.filter(id=model_call.id).update(rejected_codes=list(verdict.codes))
-            _event(
-                turn,
-                GuardrailEvent.Layer.OUTPUT,
-                "reply",
-                verdict.code,
-                GuardrailEvent.Action.FALLBACK,
-                detail=verdict.detail or ", ".join(verdict.codes),
-            )
-            return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_FALLBACK, ending="fallback")
-        return TurnOutcome(status=Run.Status.COMPLETED, reply=reply)
+        # A plain-text ending (a misbehaving model, an old transcript): intent unknown, same checks.
+        return _finish(turn, model_call, reply, intent=None)
 
     return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="max_iterations")
+
+
+# --- The reply step ---------------------------------------------------------------------------
+
+REPLY_NOT_ALONE = (
+    "Not run: send_reply ends the turn, so it must be the only tool call in its response. Call the other tools "
+    "first, read their results, then call send_reply on its own."
+)
+
+
+def _reply_step(turn: Turn, model_call: ModelCall, tool_uses: list[dict]) -> TurnOutcome | list[dict]:
+    """End the turn through send_reply, or return the error results that send the model back to try again.
+
+    A send_reply next to other tool calls is refused as a whole (none of them runs): the reply was
+    written before those results existed, so it could not rest on them.
+    """
+    started = time.monotonic()
+    if len(tool_uses) > 1:
+        refusal = Verdict.deny("reply_not_alone", detail=REPLY_NOT_ALONE)
+        return [_refused(turn, model_call, block, refusal, stage="stage1", started=started) for block in tool_uses]
+    block = tool_uses[0]
+    outcome = tool_execute(REPLY_TOOL, _arguments(block), turn.context)
+    if outcome.is_error:
+        return [_record(turn, model_call, block, outcome, started=started)[1]]
+    intent, message = outcome.result["intent"], outcome.result["message"]
+    if intent == "out_of_scope":
+        # The server writes the refusal: the model's message is discarded, its topic used only if plain words.
+        topic = refusal_topic(outcome.result["topic"])
+        return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REFUSAL_TEMPLATE.format(topic=topic))
+    if intent == "handoff":
+        return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_HANDOFF, ending="handoff")
+    return _finish(turn, model_call, message, intent=intent)
+
+
+def _finish(turn: Turn, model_call: ModelCall, reply: str, *, intent: str | None) -> TurnOutcome:
+    """L4 on the final reply: the fallback if it is refused; through, and the thread flagged, if it is only unsure."""
+    verdict = _check_reply(turn, reply, intent)
+    if OFF_TOPIC_UNSURE in verdict.codes and verdict.allowed and _second_opinion_enabled():
+        verdict = _with_second_opinion(turn, reply, verdict)
+    if not verdict.allowed:
+        # The draft stays on its ModelCall for staff; history never replays it to the model.
+        ModelCall.objects.filter(id=model_call.id).update(rejected_codes=list(verdict.codes))
+        _event(
+            turn,
+            GuardrailEvent.Layer.OUTPUT,
+            "reply",
+            verdict.code,
+            GuardrailEvent.Action.FALLBACK,
+            detail=verdict.detail or ", ".join(verdict.codes),
+        )
+        return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_FALLBACK, ending="fallback")
+    if verdict.flagged:
+        # Unsure is not a reason to withhold an answer: the customer gets it, staff get a look.
+        Thread.objects.filter(id=turn.run.thread_id).update(flagged=True)
+        _event(
+            turn,
+            GuardrailEvent.Layer.OUTPUT,
+            "reply",
+            verdict.code,
+            GuardrailEvent.Action.RECORDED,
+            detail=verdict.detail,
+        )
+    return TurnOutcome(status=Run.Status.COMPLETED, reply=reply)
 
 
 # --- L0 and L4 ----------------------------------------------------------------------------------
@@ -220,8 +283,62 @@ def _screen_input(turn: Turn, *, first_attempt: bool) -> bool:
     return screening.suspicious or turn.transcript.injection_seen
 
 
-def _check_reply(turn: Turn, reply: str) -> Verdict:
-    """L4: every fact in the reply must be grounded in this thread's tool results, the customer's words or policy."""
+def _second_opinion_enabled() -> bool:
+    return settings.BOOKLY_LLM == "anthropic" and bool(settings.L4_SECOND_OPINION_MODEL)
+
+
+def _with_second_opinion(turn: Turn, reply: str, verdict: Verdict) -> Verdict:
+    """Ask a small model about an unsure reply: OFF_TOPIC blocks it, ON_TOPIC clears the doubt.
+
+    No answer (timeout, error) keeps the flag: the reply goes through. The question and its answer are
+    a ModelCall of the run (purpose second_opinion), never replayed to the agent.
+    """
+    request = {
+        "model": settings.L4_SECOND_OPINION_MODEL,
+        "max_tokens": settings.L4_SECOND_OPINION_MAX_TOKENS,
+        "system": prompts.SECOND_OPINION_SYSTEM,
+        "messages": prompts.second_opinion_messages(reply),
+    }
+    db_connection_release()
+    started = time.monotonic()
+    try:
+        response = quick_complete(request, timeout=settings.L4_SECOND_OPINION_TIMEOUT_SECONDS)
+    except ModelError as error:
+        ModelCall.objects.create(
+            run=turn.run,
+            purpose=ModelCall.Purpose.SECOND_OPINION,
+            iteration=0,
+            model=settings.L4_SECOND_OPINION_MODEL,
+            error_code=error.code,
+            latency_ms=int((time.monotonic() - started) * 1000),
+        )
+        return Verdict.flag(*verdict.codes, detail=f"{verdict.detail}; second opinion: none ({error.code})")
+    usage = _usage(response)
+    content = response.get("content") or []
+    answer = _final_text(content).strip().upper()
+    ModelCall.objects.create(
+        run=turn.run,
+        purpose=ModelCall.Purpose.SECOND_OPINION,
+        iteration=0,
+        model=response.get("model") or settings.L4_SECOND_OPINION_MODEL,
+        response_content=content,
+        stop_reason=response.get("stop_reason") or "",
+        latency_ms=int((time.monotonic() - started) * 1000),
+        **usage,
+    )
+    _heartbeat(turn.run, **usage)
+    if answer.startswith("OFF_TOPIC"):
+        return Verdict.deny(OFF_TOPIC, detail=f"off_topic: second opinion after {verdict.detail}")
+    remaining = tuple(code for code in verdict.codes if code != OFF_TOPIC_UNSURE)
+    if answer.startswith("ON_TOPIC"):
+        if not remaining:
+            return Verdict.allow()
+        return Verdict.flag(*remaining, detail=f"{verdict.detail}; second opinion: on topic")
+    return Verdict.flag(*verdict.codes, detail=f"{verdict.detail}; second opinion: unreadable answer")
+
+
+def _check_reply(turn: Turn, reply: str, intent: str | None) -> Verdict:
+    """L4: every fact in the reply grounded in this thread's tool results, the customer's identifiers or policy."""
     grounding = Grounding.from_sources(
         tool_results=[*turn.transcript.tool_results, *turn.recorded],
         customer_texts=turn.transcript.customer_texts,
@@ -233,6 +350,7 @@ def _check_reply(turn: Turn, reply: str) -> Verdict:
         grounding=grounding,
         refusal_template=prompts.REFUSAL_TEMPLATE,
         prompt_fragments=prompts.prompt_fragments(),
+        intent=intent,
     )
 
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 from django.db.models import Exists
 
 from chat.models import ModelCall, Run, ToolCall
+from chat.tools import REPLY_TOOL
 from guardrails.models import GuardrailEvent
 from guardrails.screening import INJECTION_FINDINGS, clean_text
 
@@ -98,7 +99,7 @@ def transcript_load(run: Run) -> Transcript:
     run_ids = [row[0] for row in runs]
     calls: dict[object, list[list[dict]]] = {}  # run id → response contents, in (iteration, id) order
     model_calls = (
-        ModelCall.objects.filter(run_id__in=run_ids)
+        ModelCall.objects.filter(run_id__in=run_ids, purpose=ModelCall.Purpose.TURN)
         .order_by("iteration", "id")
         .values_list("run_id", "response_content")
     )
@@ -133,7 +134,8 @@ def transcript_load(run: Run) -> Transcript:
         by_use = results.get(run_id, {})
         for content in calls.get(run_id, ()):
             tool_uses = [block for block in content if block.get("type") == "tool_use"]
-            if not tool_uses:
+            # A lone send_reply is the turn's final reply: the assistant message stands in for it.
+            if all(block.get("name") == REPLY_TOOL for block in tool_uses):
                 continue
             _append(turns, "assistant", content)
             # A tool_use without a recorded result (paused, cancelled, crashed) is answered

@@ -343,6 +343,27 @@ def _mark(blocks: list, index: int) -> bool:
     return True
 
 
+def quick_complete(request: dict, *, timeout: float) -> dict:
+    """One bounded attempt, no retries and no breaker: for an optional side question (L4's second opinion).
+
+    Returns the response body; raises ModelError on any failure, a timeout included.
+    """
+    try:
+        # A client per call: second opinions are rare, and this one must never retry.
+        raw = anthropic.Anthropic(max_retries=0).messages.with_raw_response.create(
+            **request, timeout=httpx2.Timeout(timeout, connect=min(timeout, 2.0))
+        )
+        return raw.http_response.json()
+    except anthropic.APITimeoutError as error:
+        raise ModelError("timeout", "The model did not answer in time.") from error
+    except anthropic.APIConnectionError as error:
+        raise ModelError("model_unavailable", "The model service could not be reached.") from error
+    except anthropic.APIStatusError as error:
+        raise _status_error(error) from error
+    except ValueError as error:
+        raise ModelError("model_error", "The model service sent an unreadable answer.") from error
+
+
 @functools.cache
 def get_model() -> Model:
     """The configured backend, one per process (the SDK client and the breaker are thread-safe)."""

@@ -134,7 +134,12 @@ class Run(models.Model):
 class ModelCall(models.Model):
     """One request to the model within a run, and what came back."""
 
+    class Purpose(models.TextChoices):
+        TURN = "turn"  # a step of the tool-use loop: replayed as the conversation's history
+        SECOND_OPINION = "second_opinion"  # L4 asked a small model whether an unsure reply is off topic
+
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="model_calls")
+    purpose = models.CharField(max_length=20, choices=Purpose.choices, default=Purpose.TURN)
     iteration = models.PositiveSmallIntegerField()
     model = models.CharField(max_length=100)
     response_content = models.JSONField(default=list, help_text="Content blocks the model returned.")

@@ -1,8 +1,9 @@
 """The deterministic demo model: speaks the Messages API's content-block format.
 
 It reads the conversation like a careful agent would (what the customer asked, which order
-id and email they gave, what the tools answered), emits `tool_use` blocks and builds its
-text only from `tool_result`s and the customer's own words. It goes through the same loop
+id and email they gave, what the tools answered), emits `tool_use` blocks, builds its
+text only from `tool_result`s and the customer's own words, and ends every turn through the
+send_reply step with the reply's intent. It goes through the same loop
 and every guardrail as Claude. It is a demo, labelled as such to customers.
 """
 
@@ -11,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from chat.prompts import REFUSAL_TEMPLATE
+from chat.tools import REPLY_TOOL
 
 NAME = "bookly-offline-demo"
 
@@ -40,6 +42,14 @@ _ITEM_REASONS = {
     "already_returned": "has already been returned",
     "item_not_returnable": "cannot be returned under our policy",
 }
+# The reply step's intent after each tool's result.
+_INTENTS = {
+    "lookup_policy": "policy",
+    "lookup_order": "order_status",
+    "list_customer_orders": "order_status",
+    "check_return_eligibility": "return",
+    "initiate_return": "return",
+}
 _ELIGIBILITY_REASONS = {
     "order_not_delivered": "it has not been delivered yet, so it cannot be returned",
     "outside_return_window": "its return window ended on {window_ends}",
@@ -47,8 +57,10 @@ _ELIGIBILITY_REASONS = {
 }
 
 
-def _text(text: str) -> list[dict]:
-    return [{"type": "text", "text": text}]
+def _reply(intent: str, message: str, turn: int, **extra: str) -> list[dict]:
+    """The turn's end: a send_reply call naming the reply's intent, as the prompt asks of Claude."""
+    tool_input = {"intent": intent, "message": message, **extra}
+    return [{"type": "tool_use", "id": f"toolu_offline_reply_{turn:04d}", "name": REPLY_TOOL, "input": tool_input}]
 
 
 def _blocks(message: dict) -> list[dict]:
@@ -158,20 +170,24 @@ class OfflineModel:
         )
         if wants_return or wants_status:
             if not order_id or not email:
-                return _text(_ASK_FOR_RETURN if wants_return else _ASK_FOR_LOOKUP)
+                return _reply("clarification", _ASK_FOR_RETURN if wants_return else _ASK_FOR_LOOKUP, turn)
             arguments = {"order_id": order_id.upper(), "customer_email": email}
             return call("check_return_eligibility" if wants_return else "lookup_order", arguments)
         if _GREETING.search(text):
-            return _text(
+            return _reply(
+                "greeting",
                 "Hello! I'm Bookly's support assistant. I can help with order status, returns, "
-                "and our shipping, returns and password policies. What can I do for you?"
+                "and our shipping, returns and password policies. What can I do for you?",
+                turn,
             )
-        return _text(REFUSAL_TEMPLATE.format(topic="that request"))
+        topic = "that request"
+        return _reply("out_of_scope", REFUSAL_TEMPLATE.format(topic=topic), turn, topic=topic)
 
     # --- tool results ----------------------------------------------------------------------
 
     def _after_tools(self, results: list[dict], conversation: Conversation, turn: int) -> list[dict]:
         parts: list[str] = []
+        intent = "clarification"  # an error asks the customer to check what they gave
         for block in results:
             name, tool_input = conversation.tool_inputs.get(block["tool_use_id"], ("", {}))
             payload = _payload(block)
@@ -187,8 +203,9 @@ class OfflineModel:
                 continue
             if name == "check_return_eligibility" and payload.get("eligible"):
                 return self._start_return(payload, tool_input, conversation, turn)
+            intent = _INTENTS.get(name, intent)
             parts.append(self._describe(name, payload))
-        return _text(" ".join(part for part in parts if part) or "I'm sorry, I couldn't find that.")
+        return _reply(intent, " ".join(part for part in parts if part) or "I'm sorry, I couldn't find that.", turn)
 
     def _start_return(self, eligibility: dict, tool_input: dict, conversation: Conversation, turn: int) -> list[dict]:
         """Return what the customer named (or every returnable item if they named none); never a substitute."""
@@ -198,11 +215,13 @@ class OfflineModel:
         if named:
             returnable = [item["title"] for item in named if item.get("returnable")]
             if not returnable:
-                return _text(
+                return _reply(
+                    "return",
                     " ".join(
                         f"I'm sorry, {item['title']} {_ITEM_REASONS.get(item.get('reason'), 'cannot be returned')}."
                         for item in named
-                    )
+                    ),
+                    turn,
                 )
             arguments["item_titles"] = returnable
         return [{"type": "tool_use", "id": f"toolu_offline_{turn:04d}", "name": "initiate_return", "input": arguments}]

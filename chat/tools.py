@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from guardrails.output import INTENTS
 from orders.models import Order
 from orders.policy import POLICY_TEXTS, POLICY_TOPICS, REFUND_TIMELINE, RETURN_WINDOW_DAYS
 from orders.selectors import order_get_for_customer, orders_for_email
@@ -79,6 +80,8 @@ class Tool:
     handler: Callable[[ToolContext, dict], dict | ToolOutcome]
     # Mutating tools only: writes the effect the handler computed (its as_dict()), returns the result.
     apply: Callable[[ToolContext, dict], dict] | None = None
+    # The reply step: the agent ends the turn with its validated input instead of returning a result.
+    terminal: bool = False
 
     def schema(self) -> dict:
         return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
@@ -240,6 +243,24 @@ def initiate_return_apply(context: ToolContext, effect: dict) -> dict:
     }
 
 
+REPLY_TOOL = "send_reply"
+REPLY_MESSAGE_MAX_LENGTH = 4000
+REPLY_TOPIC_MAX_LENGTH = 80
+
+
+def send_reply(context: ToolContext, arguments: dict) -> dict:
+    """Validate the reply step's input: {"intent", "message", "topic"}; the agent ends the turn with it."""
+    _allowed_keys(arguments, {"intent", "message", "topic"}, ("intent", "message"))
+    intent, message, topic = arguments.get("intent"), arguments.get("message"), arguments.get("topic", "")
+    if intent not in INTENTS:
+        raise ToolError("invalid_arguments", f"intent must be one of: {', '.join(INTENTS)}.")
+    if not isinstance(message, str) or not 1 <= len(message.strip()) <= REPLY_MESSAGE_MAX_LENGTH:
+        raise ToolError("invalid_arguments", f"message must be 1 to {REPLY_MESSAGE_MAX_LENGTH} characters of text.")
+    if not isinstance(topic, str) or len(topic) > REPLY_TOPIC_MAX_LENGTH:
+        raise ToolError("invalid_arguments", f"topic must be at most {REPLY_TOPIC_MAX_LENGTH} characters of text.")
+    return {"intent": intent, "message": message.strip(), "topic": topic.strip()}
+
+
 # --- The registry -------------------------------------------------------------------------------
 
 _ORDER_ID_SCHEMA = {
@@ -354,6 +375,36 @@ TOOLS: dict[str, Tool] = {
             mutating=True,
             handler=initiate_return,
             apply=initiate_return_apply,
+        ),
+        Tool(
+            name=REPLY_TOOL,
+            description=(
+                "Send your reply to the customer and end your turn. Every turn ends with this tool, called on "
+                "its own (never together with another tool), after any lookups are done. intent names what the "
+                "reply is: order_status (about an order you looked up), return (about a return you checked or "
+                "prepared), policy (a store policy), clarification (you ask the customer something), greeting "
+                "(hello, thanks, goodbye), out_of_scope (the request is outside orders, returns and policies: "
+                "give topic, two to five plain words naming what was asked; the refusal is written for you), "
+                "or handoff (the customer needs a person: a staff member takes over the conversation). message "
+                "is the plain-text reply."
+            ),
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "intent": {"type": "string", "enum": list(INTENTS)},
+                    "message": {"type": "string", "minLength": 1, "maxLength": REPLY_MESSAGE_MAX_LENGTH},
+                    "topic": {
+                        "type": "string",
+                        "maxLength": REPLY_TOPIC_MAX_LENGTH,
+                        "description": "out_of_scope only: two to five plain words naming what was asked.",
+                    },
+                },
+                "required": ["intent", "message"],
+                "additionalProperties": False,
+            },
+            mutating=False,
+            handler=send_reply,
+            terminal=True,
         ),
     )
 }

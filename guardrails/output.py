@@ -1,48 +1,73 @@
 """L4 output validation: the model's final reply is checked before any customer sees it.
 
 Called by chat/agent.py on the draft reply, with a `Grounding` built from every tool result of
-the thread, the customer's own messages and the policy texts. Deterministic and pure: no
-database, no model. On a refusal the agent sends prompts.REPLY_FALLBACK and keeps the draft
-for staff.
+the thread, the identifiers the customer typed and the policy texts. Deterministic and pure: no
+database, no model, no import from chat/. On a refusal the agent sends prompts.REPLY_FALLBACK and
+keeps the draft for staff; on a flag the reply goes through and staff review the thread.
 
-What a reply may state: every order id, date, money amount, tracking number and email address
-in it must appear in a structured field of a tool result (read by key name, never by searching
-the JSON text, so a book title cannot plant facts), in the customer's own words, or in the
-policy text; today's date is always allowed. Also refused: markdown, engaging an off-topic
-subject outside the refusal template, and 8 or more consecutive words of the prompt.
+The hard line is grounding. Every order id, RMA number, date, amount, tracking number and email in
+the reply must appear in a structured field of a tool result (read by key name, never by searching
+the JSON text, so a book title cannot plant facts) or in the policy; the customer's words ground
+only the order ids and emails they typed. A stated order status must be the order's status; a
+commitment ("your return has been started", "I've escalated this") must be backed by the tool
+result that did it; a policy figure (days, hours, percentages) must be the policy's. Also refused:
+markdown, sure signs of off-topic engagement, and 8 or more consecutive words of the prompt.
+Unsure signs of off-topic engagement and a reply step whose intent the thread does not support
+are flagged for staff, never blocked: their false blocks could not be bounded.
 """
 
 import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
+from itertools import combinations
+from typing import NamedTuple
 
+from guardrails import output_patterns as patterns
 from guardrails.verdict import Verdict
+from orders.policy import REFUND_METHOD, RETURN_WINDOW_DAYS
 
 UNGROUNDED_ORDER_ID = "ungrounded_order_id"
 UNGROUNDED_DATE = "ungrounded_date"
 UNGROUNDED_AMOUNT = "ungrounded_amount"
 UNGROUNDED_TRACKING_NUMBER = "ungrounded_tracking_number"
 UNGROUNDED_EMAIL = "ungrounded_email"
+UNGROUNDED_RMA = "ungrounded_rma"
+UNGROUNDED_STATUS = "ungrounded_status"
+UNGROUNDED_COMMITMENT = "ungrounded_commitment"
+UNGROUNDED_POLICY = "ungrounded_policy"
+UNGROUNDED_REFUND_METHOD = "ungrounded_refund_method"
 MARKDOWN = "markdown"
 OFF_TOPIC = "off_topic"
 PROMPT_LEAK = "prompt_leak"
 # Most serious first: Verdict.code is the first code that applies.
 CODE_ORDER = (
     PROMPT_LEAK,
+    UNGROUNDED_COMMITMENT,
     UNGROUNDED_ORDER_ID,
     UNGROUNDED_EMAIL,
+    UNGROUNDED_RMA,
     UNGROUNDED_TRACKING_NUMBER,
+    UNGROUNDED_STATUS,
     UNGROUNDED_AMOUNT,
     UNGROUNDED_DATE,
+    UNGROUNDED_REFUND_METHOD,
+    UNGROUNDED_POLICY,
     OFF_TOPIC,
     MARKDOWN,
 )
+# Flags: the reply goes through, the thread is marked for staff review.
+OFF_TOPIC_UNSURE = "off_topic_unsure"
+INTENT_UNSUPPORTED = "intent_unsupported"
+
+# The closed list of intents the reply step names (chat/tools.py send_reply).
+INTENTS = ("order_status", "return", "policy", "clarification", "greeting", "out_of_scope", "handoff")
 
 LEAK_WORDS = 8  # consecutive prompt words that make a leak
+SUBSET_SUM_MAX_ITEMS = 12  # an order with more items grounds its total and prices, not every subset sum
 
 
 @dataclass(frozen=True)
@@ -57,25 +82,40 @@ class Grounding:
     titles: frozenset[str] = frozenset()  # item titles: removed before the markdown and off-topic scans
     quotable_texts: tuple[str, ...] = ()  # policy texts: quoting them is not a prompt leak
     today: date = field(default_factory=date.today)  # resolves dates written without a year
+    rma_numbers: frozenset[str] = frozenset()
+    statuses: frozenset[tuple[str, str]] = frozenset()  # (order id, status) from tool results
+    applied_returns: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) written
+    pending_returns: frozenset[str] = frozenset()  # order ids with a return prepared, not confirmed
+    refund_methods: frozenset[str] = frozenset()  # lower-case
+    durations: frozenset[tuple[int, int, str]] = frozenset()  # (30, 30, "day"), (3, 5, "business day")
+    percents: frozenset[Decimal] = frozenset()
+    tools_succeeded: frozenset[str] = frozenset()  # names of tools with a non-error result
+    authors: frozenset[str] = frozenset()  # "I hope you enjoy Richard Osman's book" names no new work
 
     @classmethod
     def from_sources(
         cls, *, tool_results: list[tuple[str, dict]], customer_texts: list[str], policy_texts: list[str], today: date
     ) -> "Grounding":
-        """Grounding from structured tool-result fields (by key), the customer's texts and the policy texts."""
+        """Grounding from structured tool-result fields (by key), the customer's identifiers and the policy texts."""
         facts = _Facts()
-        for _, result in tool_results:
+        for name, result in tool_results:
             _walk_result(result, "", facts)
+            if isinstance(result, dict) and "error" not in result:
+                _read_tool(name, result, facts, today)
         for text in customer_texts:
-            extracted = _extract(text, today)
-            facts.order_ids |= extracted.order_ids
-            facts.emails |= extracted.emails
-            facts.tracking_numbers |= extracted.tracking_numbers
-            facts.amounts |= extracted.amounts | _bare_amounts(text)
-            facts.dates |= {value for value in extracted.dates if isinstance(value, date)}
+            # The customer's words ground only the identifiers they typed, never an amount or a date.
+            facts.order_ids |= _extract_order_ids(text)
+            facts.emails |= {email.lower().strip(".") for email in _EMAIL.findall(text)}
         for text in policy_texts:
-            facts.amounts |= _extract(text, today).amounts
+            extracted = _extract(text, today)
+            facts.amounts |= extracted.amounts
+            facts.durations |= _grounded_durations(text)
+            facts.percents |= _percents(text)
+        facts.refund_methods.add(REFUND_METHOD.lower())
         facts.dates.add(today)
+        # Dates the policy derives: the end of the return window of every delivered order.
+        facts.dates |= {delivered + timedelta(days=RETURN_WINDOW_DAYS) for delivered in facts.delivered}
+        facts.durations |= {(abs((day - today).days),) * 2 + ("day",) for day in facts.dates}
         return cls(
             order_ids=frozenset(facts.order_ids),
             dates=frozenset(facts.dates),
@@ -85,6 +125,15 @@ class Grounding:
             titles=frozenset(facts.titles),
             quotable_texts=tuple(policy_texts),
             today=today,
+            rma_numbers=frozenset(facts.rma_numbers),
+            statuses=frozenset(facts.statuses),
+            applied_returns=frozenset(facts.applied_returns),
+            pending_returns=frozenset(facts.pending_returns),
+            refund_methods=frozenset(facts.refund_methods),
+            durations=frozenset(facts.durations),
+            percents=frozenset(facts.percents),
+            tools_succeeded=frozenset(facts.tools_succeeded),
+            authors=frozenset(facts.authors),
         )
 
 
@@ -97,6 +146,7 @@ _DATE_SUFFIXES = ("date", "window_ends", "expires_at", "_at", "_until")
 _TRACKING_KEYS = frozenset({"tracking_number", "tracking_numbers"})
 _EMAIL_KEYS = frozenset({"email", "customer_email", "emails"})
 _TITLE_KEYS = frozenset({"title", "titles", "item_titles", "unmatched_titles"})
+_RMA_KEYS = frozenset({"rma_number", "rma"})
 
 
 @dataclass
@@ -107,6 +157,16 @@ class _Facts:
     tracking_numbers: set[str] = field(default_factory=set)
     emails: set[str] = field(default_factory=set)
     titles: set[str] = field(default_factory=set)
+    rma_numbers: set[str] = field(default_factory=set)
+    statuses: set[tuple[str, str]] = field(default_factory=set)
+    applied_returns: set[tuple[str, str]] = field(default_factory=set)
+    pending_returns: set[str] = field(default_factory=set)
+    refund_methods: set[str] = field(default_factory=set)
+    durations: set[tuple[int, int, str]] = field(default_factory=set)
+    percents: set[Decimal] = field(default_factory=set)
+    delivered: set[date] = field(default_factory=set)
+    tools_succeeded: set[str] = field(default_factory=set)
+    authors: set[str] = field(default_factory=set)
 
 
 def _money(value: object) -> Decimal | None:
@@ -132,6 +192,13 @@ def _date(value: object) -> date | None:
         return None
 
 
+def _subset_sums(prices: list[Decimal]) -> set[Decimal]:
+    """Every sum of two or more of the prices: a partial return of some of an order's items."""
+    if len(prices) > SUBSET_SUM_MAX_ITEMS:
+        return {sum(prices, Decimal(0))}
+    return {sum(chosen, Decimal(0)) for size in range(2, len(prices) + 1) for chosen in combinations(prices, size)}
+
+
 def _walk_result(value: object, key: str, facts: _Facts) -> None:
     """Collect facts from fields whose key names what they hold; lists inherit their key."""
     if isinstance(value, dict):
@@ -140,10 +207,8 @@ def _walk_result(value: object, key: str, facts: _Facts) -> None:
         listed = value.get("items")
         items = [item for item in listed if isinstance(item, dict)] if isinstance(listed, list) else []
         # A reply may add up prices the tool listed: "both books come to $31.98".
-        for chosen in (items, [item for item in items if item.get("returnable") is True]):
-            prices = [price for price in (_money(item.get("price")) for item in chosen) if price is not None]
-            if len(prices) > 1 and len(prices) == len(chosen):
-                facts.amounts.add(sum(prices, Decimal(0)))
+        prices = [price for price in (_money(item.get("price")) for item in items) if price is not None]
+        facts.amounts |= _subset_sums(prices)
         return
     if isinstance(value, list):
         for item in value:
@@ -167,6 +232,41 @@ def _walk_result(value: object, key: str, facts: _Facts) -> None:
         facts.emails.add(value.strip().lower())
     elif key in _TITLE_KEYS and isinstance(value, str) and value.strip():
         facts.titles.add(value.strip())
+    elif key == "author" and isinstance(value, str) and value.strip():
+        facts.authors.add(value.strip().casefold())
+    elif key in _RMA_KEYS and isinstance(value, str):
+        facts.rma_numbers.add(re.sub(r"[-\s]", "", value).upper())
+    elif key == "refund_method" and isinstance(value, str):
+        facts.refund_methods.add(value.strip().lower())
+    elif key.endswith("_days") and isinstance(value, int) and not isinstance(value, bool):
+        facts.durations.add((value, value, "day"))
+
+
+def _order_id_of(result: dict) -> str:
+    found = _extract_order_ids(str(result.get("order_id") or ""))
+    return next(iter(found), "")
+
+
+def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
+    """What a successful result of a known tool establishes: statuses, deliveries, returns."""
+    facts.tools_succeeded.add(name)
+    orders = result.get("orders") if isinstance(result.get("orders"), list) else [result]
+    for order in orders:
+        if isinstance(order, dict) and isinstance(order.get("status"), str) and _order_id_of(order):
+            facts.statuses.add((_order_id_of(order), order["status"].strip().lower()))
+    delivered = _date(result.get("delivered_date"))
+    if delivered is not None:
+        facts.delivered.add(delivered)
+        if name == "check_return_eligibility" and _order_id_of(result):
+            facts.statuses.add((_order_id_of(result), "delivered"))
+    if name == "initiate_return":
+        if result.get("rma_number"):
+            items = result.get("items") if isinstance(result.get("items"), list) else []
+            titles = {str(item.get("title", "")).casefold() for item in items if isinstance(item, dict)}
+            for title in titles or {""}:
+                facts.applied_returns.add((_order_id_of(result), title))
+        elif isinstance(result.get("effect"), dict):
+            facts.pending_returns.add(_order_id_of(result["effect"]))
 
 
 # --- Extracting facts from text -----------------------------------------------------------------
@@ -197,6 +297,8 @@ _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?(?!\d)"
 _YEAR = r"(?:,?\s+(?P<year>\d{4})(?!\d))?"
 _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_DAY}{_YEAR}", re.IGNORECASE)
 _DAY_MONTH = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}(?![a-z]){_YEAR}", re.IGNORECASE)
+_DAY_ONLY = re.compile(r"\b(?:on|by|until|till|before|after|since|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_RMA = re.compile(r"\bRMA-?(?=[A-Z0-9]{6,12}\b)[A-Z0-9]*\d[A-Z0-9]*\b")
 _MONEY_PATTERNS = (
     re.compile(r"(?:US|USD\s?)?[$£€]\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(?!\d)"),
     re.compile(r"(?<![\d.,$])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(?:USD|usd|dollars?|bucks)\b"),
@@ -222,34 +324,36 @@ def _valid_date(year: int, month: int, day: int) -> date | None:
         return None
 
 
-def _nearest_year(month: int, day: int, today: date) -> date | None:
-    """A date written without a year is the one closest to today."""
-    candidates = [_valid_date(year, month, day) for year in (today.year - 1, today.year, today.year + 1)]
-    valid = [candidate for candidate in candidates if candidate is not None]
-    return min(valid, key=lambda candidate: abs((candidate - today).days)) if valid else None
-
-
 # A written date that is not a real calendar date ("February 30") can never be grounded.
 INVALID_DATE = "invalid"
+
+
+class MonthDay(NamedTuple):
+    """A date written without a year ("November 7", "7 Nov")."""
+
+    month: int
+    day: int
+
+
+class DayOnly(NamedTuple):
+    """A day of the month on its own ("on the 7th")."""
+
+    day: int
 
 
 @dataclass
 class _Extracted:
     order_ids: set[str] = field(default_factory=set)
     emails: set[str] = field(default_factory=set)
-    # A date, INVALID_DATE, or a tuple of the readings of an ambiguous numeric date (5/11/2026).
+    # A date, MonthDay, DayOnly, INVALID_DATE, or a tuple of the readings of an ambiguous numeric date.
     dates: list[object] = field(default_factory=list)
     amounts: set[Decimal] = field(default_factory=set)
     tracking_numbers: set[str] = field(default_factory=set)
+    rma_numbers: set[str] = field(default_factory=set)
 
 
 def _amount(whole: str, cents: str | None) -> Decimal:
     return Decimal(whole.replace(",", "") + (f".{cents}" if cents else ""))
-
-
-def _bare_amounts(text: str) -> set[Decimal]:
-    """Two-decimal numbers without a currency sign ("I paid 16.99"), as customers type them."""
-    return {_amount(whole, cents) for whole, cents in _BARE_AMOUNT.findall(text)}
 
 
 def _extract_dates(text: str, today: date) -> list[object]:
@@ -273,8 +377,11 @@ def _extract_dates(text: str, today: date) -> list[object]:
                 continue
             month, day = _MONTHS[match.group("month")[:3].lower()], int(match.group("day"))
             year = match.group("year")
-            parsed = _valid_date(int(year), month, day) if year else _nearest_year(month, day, today)
-            found.append(parsed or INVALID_DATE)
+            if year:
+                found.append(_valid_date(int(year), month, day) or INVALID_DATE)
+            else:
+                # Without a year, any year will do: "November 7" is grounded by 2026-11-07.
+                found.append(MonthDay(month, day) if _valid_date(2024, month, day) else INVALID_DATE)
     for match in _NUMERIC_DATE.finditer(text):
         if free(match):
             first, second, year_text = match.groups()
@@ -285,6 +392,10 @@ def _extract_dates(text: str, today: date) -> list[object]:
                 if reading
             )
             found.append(readings or INVALID_DATE)
+    for match in _DAY_ONLY.finditer(text):
+        if free(match):
+            day = int(match.group(1))
+            found.append(DayOnly(day) if 1 <= day <= 31 else INVALID_DATE)
     return found
 
 
@@ -297,7 +408,36 @@ def _extract(text: str, today: date) -> _Extracted:
         extracted.amounts |= {_amount(whole, cents) for whole, cents in pattern.findall(text)}
     extracted.tracking_numbers = {_tracking_key(value) for value in _UPS.findall(text)}
     extracted.tracking_numbers |= set(_LONG_DIGITS.findall(text))
+    extracted.rma_numbers = {re.sub(r"[-\s]", "", value).upper() for value in _RMA.findall(text)}
     return extracted
+
+
+def _number(word: str) -> int:
+    return int(word) if word.isdigit() else patterns.NUMBER_WORDS[word.lower()]
+
+
+_DURATION = re.compile(patterns.DURATION, re.IGNORECASE)
+_PERCENT = re.compile(patterns.PERCENT, re.IGNORECASE)
+
+
+def _durations(text: str) -> set[tuple[int, int, str]]:
+    """(low, high, unit) of every duration in the text: "3 to 5 business days" is (3, 5, "business day")."""
+    found = set()
+    for first, second, kind, unit in _DURATION.findall(text):
+        unit = f"business {unit.lower()}" if kind.strip().lower() in ("business", "working") else unit.lower()
+        low = _number(first)
+        found.add((low, _number(second) if second else low, unit))
+    return found
+
+
+def _grounded_durations(text: str) -> set[tuple[int, int, str]]:
+    """The durations of a grounding text, and each end of a range on its own ("1 to 2 days" grounds "2 days")."""
+    found = _durations(text)
+    return found | {(value, value, unit) for low, high, unit in found for value in (low, high)}
+
+
+def _percents(text: str) -> set[Decimal]:
+    return {Decimal(re.sub(r"[^\d.]", "", match)) for match in _PERCENT.findall(text)}
 
 
 # --- Markdown -------------------------------------------------------------------------------------
@@ -333,141 +473,6 @@ def _markdown_kinds(text: str) -> list[str]:
     return [kind for kind, pattern in _MARKDOWN_PATTERNS if pattern.search(text)]
 
 
-# --- Off-topic engagement -------------------------------------------------------------------------
-
-# Per subject: (strong markers, weak markers). A subject is engaged with one strong marker or
-# three different weak ones; support replies ("delayed by snow", "refund to your bank") stay below.
-_SUBJECTS: dict[str, tuple[str, str]] = {
-    "cooking": (
-        r"\bpreheat|\btablespoons?\b|\btbsp\b|\bteaspoons?\b|\btsp\b|\bcups? of (?:flour|sugar|milk|water|butter|rice|"
-        r"oil|broth)|\bbake (?:for|at|until)\b|\bsimmer|\bwhisk|\bsaut[eé]|\bknead|\bmarinat|\bingredients\s*:|"
-        r"\bhere'?s (?:a|an|my|the) (?:\w+ ){0,2}recipe",
-        r"\brecipes?\b|\boven\b|\bflour\b|\bsugar\b|\bbutter\b|\bstir\b|\bboil|\bchop|\bgarlic\b|\bonions?\b|"
-        r"\bdough\b|\bminutes? until golden|\bserve (?:warm|hot|chilled)|\bteaspoon|\bbaking\b|\bcook(?:ing|ed)?\b",
-    ),
-    "coding": (
-        r"```|\bdef \w+\(|\bfunction \w*\s*\(|console\.log|\bprint\(|^\s*import \w+|\bfrom \w+ import\b|#include|"
-        r"public static|\bSELECT\b.+\bFROM\b|<script|=>|\bnpm install|\bpip install|\bgit (?:clone|commit|push)|"
-        r"\bhere'?s (?:a|an|the|some) (?:\w+ ){0,2}(?:script|function|snippet|program)\b",
-        r"\bpython\b|\bjavascript\b|\bjava\b|\bc\+\+|\bhtml\b|\bcss\b|\bsql\b|\bvariables?\b|\bloops?\b|"
-        r"\barrays?\b|\bcompil|\bdebug|\balgorithms?\b|\bscripts?\b|\bsyntax\b|\bregex\b",
-    ),
-    "weather": (
-        r"\bforecast|°\s?[FC]\b|\bchance of (?:rain|snow|showers|storms)|\bhumidity\b|\bdegrees (?:fahrenheit|celsius)",
-        r"\bweather\b|\bsunny\b|\bcloudy\b|\brain(?:y|fall)?\b|\bsnow(?:fall)?\b|\btemperatures?\b|\bwindy?\b|"
-        r"\bstorms?\b|\bhighs? of\b|\blows? of\b",
-    ),
-    "health": (
-        r"\bdosage|\b\d+\s?mg\b|\bibuprofen|\bacetaminophen|\bparacetamol|\baspirin|\bantibiotic|\bsymptoms?\b|"
-        r"\bdiagnos|\bprescription|\bside effects|\bconsult (?:a|your) (?:doctor|physician|pharmacist)",
-        r"\bdoctor\b|\bpain\b|\bfever\b|\bheadaches?\b|\bmedicines?\b|\bmedications?\b|\btreatments?\b|"
-        r"\bvitamins?\b|\bdiet\b|\bexercise\b|\binfection\b",
-    ),
-    "legal": (
-        r"\blegal advice|\blawsuits?\b|\battorneys?\b|\blawyers?\b|\bsmall claims|\bstatutes?\b|\bliab(?:le|ility)\b|"
-        r"\bcontract law|\btenants?\b|\blandlords?\b|\bcustody\b|\bcopyright infringement|\bsue (?:them|him|her|the|"
-        r"your|bookly)\b",
-        r"\blegal\b|\blaws?\b|\bcourt\b|\bcontracts?\b|\bjurisdiction|\bplaintiff|\bdefendant",
-    ),
-    "money": (
-        r"\binvest(?:ing|ment|ments|or|ors)?\b|\bstock market|\bstocks and bonds|\bbuy (?:shares|stocks)|"
-        r"\bstock prices?\b|\bportfolio|\bcrypto|\bbitcoin|\bethereum|\b401\(?k\)?|\broth ira|\bmortgage|"
-        r"\bindex funds?|\binterest rates?|\btax (?:returns?|deductions?|brackets?)|\bretirement|\bdividends?",
-        r"\bsavings\b|\bloans?\b|\bcredit score|\bdebt\b|\bfinanc|\bbudget|\bincome\b|\bassets\b",
-    ),
-    "homework": (
-        r"\bsolve for\b|\bequations?\b|\b\d+\s?[x×*/+−-]\s?\d+\s?=\s?\d|\bphotosynthesis|\bmitochondria|"
-        r"\bthesis statement|\bderivative|\bintegral\b|\bpythagor|\bquadratic|\b\d+\s?% of \d|\bworld war|"
-        r"\bsquare root|\bhomework\b",
-        r"\bmath(?:s|ematics)?\b|\bchemistry\b|\bphysics\b|\bbiology\b|\bcalculat|\bformula\b|\bessays?\b|"
-        r"\bhistorical\b|\bscientists?\b",
-    ),
-    "politics": (
-        r"\belections?\b|\bpresident|\bsenators?\b|\bcongress\b|\bparliament|\bprime minister|\bdemocrats?\b|"
-        r"\brepublicans?\b|\bpolitical part(?:y|ies)|\bvote for\b|\bleft-wing|\bright-wing|\bimmigration policy",
-        r"\bpolitics\b|\bpolitical\b|\bvot(?:e|ing|ers)\b|\bgovernment\b|\bliberals?\b|\bconservatives?\b|"
-        r"\bcampaign\b",
-    ),
-    "entertainment": (
-        r"\bhere'?s (?:a|an|another|one|my) (?:\w+ ){0,2}(?:joke|poem|haiku|limerick|story|riddle|pun|song|rap)\b|"
-        r"\bknock,? knock|\bpunchline|\broses are red|\bonce upon a time|\bhaiku|\blimerick|\bstanza",
-        r"\bjokes?\b|\bpoems?\b|\bfunny\b|\blaugh|\brhym|\bwhy did the\b|\bverse\b|\bpuns?\b|\bcomedian",
-    ),
-    "recommendations": (
-        r"\byou(?: might| may| would|'ll| will)(?: also)? (?:enjoy|love)\b|\byou might (?:also )?like\b|"
-        r"\byou may also like\b|\bif you (?:liked|enjoyed|loved)\b|"
-        r"\bi(?:'d| would)? (?:highly )?recommend (?:reading|the book|checking out|trying|picking up)|"
-        r"\bmust-read|\bsimilar (?:books|titles|authors|novels)",
-        r"\brecommend|\bgreat read\b|\bbestsellers?\b|\bgenres?\b|\bpage-turner|\bclassic novel",
-    ),
-    "sports": (
-        r"\btouchdowns?\b|\bsuper bowl|\bworld cup|\bpremier league|\b(?:nba|nfl|mlb|nhl)\b|\bhome runs?\b|"
-        r"\bplayoffs?\b|\bquarterback|\bhat[- ]trick|\bgoalkeeper|\bgrand slam",
-        r"\bgames?\b|\bteams?\b|\bseason\b|\bscored?\b|\bleague\b|\bcoach\b|\bplayers?\b|\bodds\b|"
-        r"\bovertime\b|\bstadium\b",
-    ),
-    "travel": (
-        r"\bitinerar|\bhotels?\b|\bhostels?\b|\bflights? (?:from|to)\b|\bairports?\b|\bboarding pass|"
-        r"\bmuseum pass|\bsightseeing|\bvisa requirements|\blayovers?\b|\btourists?\b|\bfor your trip\b",
-        r"\btrips?\b|\btravel\b|\bvacation\b|\bbeach\b|\bpassport\b|\bmuseums?\b|\btours?\b|"
-        r"\bflights?\b|\bsights\b",
-    ),
-    "personal advice": (
-        r"\brelationships? (?:need|require|take|are)\b|\btalk openly\b|\bcouples? (?:therapy|counsel)|"
-        r"\bbreak ?up with\b|\bdating (?:apps?|advice|tips)|\bhow to (?:get over|win back)|\bself-care\b",
-        r"\bgirlfriend\b|\bboyfriend\b|\brelationships?\b|\bfeelings\b|\bcommunicat|\bhonest\b|"
-        r"\bpartner\b|\bdating\b",
-    ),
-    "history": (
-        r"\b(?:began|started|ended|was completed|was built|was signed|took place|broke out|fell) in \d{3,4}\b|"
-        r"\brevolution\b|\bempires?\b|\bdynast(?:y|ies)\b|\bmedieval\b|\bcentury bc\b|\bthe roman\b",
-        r"\bhistory\b|\bwars?\b|\bkings?\b|\bqueens?\b|\bancient\b|\bcentur(?:y|ies)\b|\bbattle\b",
-    ),
-    "technology": (
-        r"\badd more ram\b|\bstartup programs|\bfactory reset|\breinstall (?:windows|macos|the os|drivers)|"
-        r"\bgraphics card|\boperating system|\bbios\b",
-        r"\blaptop\b|\bcomputer\b|\bram\b|\bcpu\b|\brouter\b|\bdrivers?\b|\bsoftware\b|\bhard drive\b|"
-        r"\bsmartphone\b",
-    ),
-    "fitness": (
-        r"\byoga\b|\bworkouts?\b|\bpush-?ups\b|\bcardio\b|\bmeditat|\bcalories\b|\bprotein\b|\bstretching\b",
-        r"\bstress\b|\bflexibility\b|\bgym\b|\bmuscles?\b|\bweight loss\b|\bfitness\b|\bhealthy\b|"
-        r"\bsleep\b|\bcaffeine\b|\bbedtime\b",
-    ),
-    "pets": (
-        r"\badopt (?:a|the) (?:cat|dog|pet|puppy|kitten)\b|\b(?:dogs?|cats?|puppies|kittens?|pets?) (?:need|needs|"
-        r"are|love|should)\b|\bvets?\b|\bveterinar",
-        r"\bdogs?\b|\bcats?\b|\bpets?\b|\bwalks\b|\bbreeds?\b|\bleash\b|\blitter\b",
-    ),
-    "careers and learning": (
-        r"\bcover letters?\b|\bresum[eé]s?\b|\bjob interviews?\b|\blearn (?:spanish|french|german|italian|"
-        r"japanese|chinese|english|a language)\b|\bvocabulary\b|\bgrammar\b|\bsubtitles\b",
-        r"\bjobs?\b|\bcareers?\b|\bsalary\b|\binterviews?\b|\blanguages?\b|\bfluent\b|\bpractice\b|"
-        r"\bachievements\b",
-    ),
-    "general knowledge": (
-        r"\bfun fact|\bdid you know\b|\bthe capital of\b|\bis the (?:largest|smallest|tallest|longest|closest|"
-        r"farthest|oldest) (?:city|country|planet|ocean|animal|river|mountain|star|building)|\bmetres tall\b|"
-        r"\bmeters tall\b|\bfeet tall\b|\bwas (?:born|founded|invented) in \d{3,4}|\blight[- ]years?|"
-        r"\baccording to (?:wikipedia|historians|scientists|experts)",
-        r"\bplanet\b|\bcentury\b|\bpopulation\b|\bspecies\b|\binvented\b",
-    ),
-}
-_COMPILED_SUBJECTS = {
-    subject: (re.compile(strong, re.IGNORECASE | re.MULTILINE), re.compile(weak, re.IGNORECASE))
-    for subject, (strong, weak) in _SUBJECTS.items()
-}
-
-
-def _engaged_subjects(text: str) -> list[str]:
-    engaged = []
-    for subject, (strong, weak) in _COMPILED_SUBJECTS.items():
-        weak_hits = {match.group().lower() for match in weak.finditer(text)}
-        if strong.search(text) or len(weak_hits) >= 3:
-            engaged.append(subject)
-    return engaged
-
-
 def _normalise(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
     return re.sub(r"\s+", " ", text).strip()
@@ -499,47 +504,317 @@ def _secret_shingles(fragments: tuple[str, ...], allowed: tuple[str, ...]) -> fr
     return frozenset(secret)
 
 
+# --- Claims: statuses, commitments, policy ------------------------------------------------------
+
+
+def _compile(table: dict[str, str]) -> dict[str, re.Pattern]:
+    return {name: re.compile(pattern, re.IGNORECASE) for name, pattern in table.items()}
+
+
+_STATUS_CLAIMS = _compile(patterns.STATUS_CLAIMS)
+_RETURN_COMMITMENTS = _compile(patterns.RETURN_COMMITMENTS)
+_UNBACKED_COMMITMENTS = _compile(patterns.UNBACKED_COMMITMENTS)
+_INVENTED_POLICY = _compile(patterns.INVENTED_POLICY)
+_OFF_TOPIC_SURE = _compile(patterns.OFF_TOPIC_SURE)
+_OFF_TOPIC_HINTS = _compile(patterns.OFF_TOPIC_HINTS)
+_RETURN_PREPARED = re.compile(patterns.RETURN_PREPARED, re.IGNORECASE)
+_NEGATION = re.compile(patterns.NEGATION, re.IGNORECASE)
+_CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
+_FUTURE = re.compile(patterns.FUTURE, re.IGNORECASE)
+_CONFIRMATION = re.compile(r"\b(?:confirm\w*|review)\b", re.IGNORECASE)
+_REFUND_METHOD = re.compile(patterns.REFUND_METHOD_CLAIM, re.IGNORECASE)
+_RECOMMENDATION = re.compile(patterns.RECOMMENDATION)
+_SUPPORT_ANCHOR = re.compile(patterns.SUPPORT_ANCHOR, re.IGNORECASE)
+_PLEASANTRY = re.compile(patterns.PLEASANTRY, re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|so)\b", re.IGNORECASE)
+
+
+def _sentences(text: str) -> list[str]:
+    # A full stop inside an amount or an order id is not the end of a sentence.
+    protected = re.sub(r"(\d)\.(\d)", "\\1\u2024\\2", text)
+    return [part.replace("\u2024", ".").strip() for part in _SENTENCE.findall(protected) if part.strip()]
+
+
+def _asserted(sentence: str, match: re.Match) -> bool:
+    """False when the match is asked, negated in its own clause, or conditional."""
+    if sentence.rstrip().endswith("?"):
+        return False
+    before = sentence[: match.start()]
+    clause = _CLAUSE_BREAK.split(before)[-1]
+    if _NEGATION.search(clause) or _NEGATION.search(match.group()):
+        return False
+    if _CONDITION.search(before):
+        return False
+    return not (_FUTURE.search(match.group() + sentence[match.end() :]) and _CONDITION.search(sentence))
+
+
+def _claimed_orders(sentence: str, grounding: Grounding) -> set[str]:
+    """The orders a sentence is about: those it names, else every order the thread looked up."""
+    named = _extract_order_ids(sentence)
+    return named or {order_id for order_id, _ in grounding.statuses}
+
+
+def _status_problems(sentences: list[str], grounding: Grounding) -> int:
+    count = 0
+    for sentence in sentences:
+        for status, pattern in _STATUS_CLAIMS.items():
+            match = pattern.search(sentence)
+            if match is None or not _asserted(sentence, match):
+                continue
+            # A sentence about a return or a refund ("your return was delivered") is not the order's status.
+            if re.search(r"\b(?:return|refund|label|replacement|email|link)\b", sentence[: match.start()], re.I):
+                continue
+            supported = patterns.STATUS_SUPPORT[status]
+            orders = _claimed_orders(sentence, grounding)
+            if not orders or not any(
+                state in supported for order_id, state in grounding.statuses if order_id in orders
+            ):
+                count += 1
+    return count
+
+
+def _titles_in(sentence: str, grounding: Grounding) -> set[str]:
+    folded = sentence.casefold()
+    return {title.casefold() for title in grounding.titles if len(title) >= 3 and title.casefold() in folded}
+
+
+def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str | None) -> list[str]:
+    """Kinds of action the reply says happened or will happen with no tool result behind it."""
+    unbacked: list[str] = []
+    applied_orders = {order_id for order_id, _ in grounding.applied_returns}
+    for sentence in sentences:
+        for kind, pattern in _RETURN_COMMITMENTS.items():
+            match = pattern.search(sentence)
+            if match is None or not _asserted(sentence, match):
+                continue
+            orders = _extract_order_ids(sentence) or applied_orders or grounding.pending_returns or {""}
+            if all(order_id in grounding.pending_returns for order_id in orders) and (
+                _FUTURE.search(match.group()) or _CONFIRMATION.search(sentence)
+            ):
+                # What the prepared return will do once confirmed, or that it waits for confirmation.
+                continue
+            titles = _titles_in(sentence, grounding)
+            backed = all(order_id in applied_orders for order_id in orders) and all(
+                any((order_id, title) in grounding.applied_returns for order_id in orders) for title in titles
+            )
+            if not backed:
+                unbacked.append(kind)
+        match = _RETURN_PREPARED.search(sentence)
+        if match is not None and _asserted(sentence, match):
+            prepared = grounding.pending_returns | applied_orders
+            if not all(order_id in prepared for order_id in _extract_order_ids(sentence) or prepared or {""}):
+                unbacked.append("return_prepared")
+        for kind, pattern in _UNBACKED_COMMITMENTS.items():
+            match = pattern.search(sentence)
+            if match is None or not _asserted(sentence, match):
+                continue
+            if kind == "escalation" and intent == "handoff":
+                continue
+            unbacked.append(kind)
+    return unbacked
+
+
+def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
+    problems = []
+    text = " ".join(sentences)
+    for low, high, unit in _durations(text):
+        # "2 weeks" is 14 days.
+        # "7 days" for the policy's "7 business days" is a paraphrase; "30 business days" for "30 days" is not.
+        readings = {(low, high, unit), (low, high, "business day" if unit == "day" else unit)}
+        if unit == "week":
+            readings.add((low * 7, high * 7, "day"))
+        if not readings & grounding.durations:
+            problems.append("duration")
+    if _percents(text) - grounding.percents:
+        problems.append("percent")
+    for sentence in sentences:
+        for name, pattern in _INVENTED_POLICY.items():
+            match = pattern.search(sentence)
+            if match is not None and _asserted(sentence, match):
+                problems.append(name)
+    return problems
+
+
+def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
+    count = 0
+    for sentence in sentences:
+        for match in _REFUND_METHOD.finditer(sentence):
+            method = match.group(1).lower()
+            if _asserted(sentence, match) and not any(method in grounded for grounded in grounding.refund_methods):
+                count += 1
+    return count
+
+
+def _recommended_works(text: str, grounding: Grounding) -> list[str]:
+    """Named works the reply recommends that are not this thread's items."""
+    titles = {title.casefold() for title in grounding.titles} | grounding.authors
+    found = []
+    for match in _RECOMMENDATION.finditer(text):
+        name = match.group(1).strip()
+        first = name.split()[0].strip("'’\"").lower()
+        if first in patterns.NOT_A_TITLE or first.startswith("bookly") or re.match(r"bk-?\d", first):
+            continue
+        if any(name.casefold().startswith(title) or title.startswith(name.casefold()) for title in titles):
+            continue
+        found.append(name)
+    return found
+
+
+def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], list[str]]:
+    """(sure signs, unsure signs) of engaging a subject other than Bookly support.
+
+    Sure: a structural sign (a recipe's quantities, code, a joke's set-up, a named work
+    recommended) in a clause that is not negated, or a reply with no word of support at all that
+    talks about another subject. Unsure: a long reply with no word of support, or three words of
+    one other subject next to support words.
+    """
+    text = " ".join(sentences)
+    sure = []
+    for name, pattern in _OFF_TOPIC_SURE.items():
+        for sentence in sentences:
+            match = pattern.search(sentence)
+            if match is not None and not _NEGATION.search(_CLAUSE_BREAK.split(sentence[: match.start()])[-1]):
+                sure.append(name)
+                break
+    if _recommended_works(text, grounding):
+        sure.append("recommendation")
+    # "I can't send it to your hotel" declines a subject and "have a lovely trip" wishes the customer well:
+    # neither engages it. Only the other clauses count.
+    engaging = " ".join(
+        clause
+        for sentence in sentences
+        if not _PLEASANTRY.search(sentence)
+        for clause in _CLAUSE_BREAK.split(sentence)
+        if not _NEGATION.search(clause)
+    )
+    hinted = {
+        subject: {match.group().lower() for match in pattern.finditer(engaging)}
+        for subject, pattern in _OFF_TOPIC_HINTS.items()
+    }
+    anchored = bool(_SUPPORT_ANCHOR.search(text))
+    words = len(text.split())
+    unsure = []
+    if not anchored and any(hinted.values()) and words >= patterns.ANCHORLESS_HINTED_WORDS:
+        sure.append("no support words: " + ", ".join(subject for subject, hits in hinted.items() if hits))
+    elif not anchored and words >= patterns.ANCHORLESS_WORDS:
+        unsure.append("no support words")
+    unsure += [subject for subject, hits in hinted.items() if len(hits) >= 3 and anchored]
+    return sure, unsure
+
+
+# What each intent of the reply step needs from the thread; unmet, the thread is flagged.
+def _intent_problem(intent: str | None, reply: str, grounding: Grounding, facts: "_Extracted") -> str:
+    succeeded = grounding.tools_succeeded
+    if intent == "order_status" and not succeeded & {"lookup_order", "list_customer_orders"}:
+        return "order_status without a successful order lookup"
+    if intent == "return" and not succeeded & {"check_return_eligibility", "initiate_return"}:
+        return "return without an eligibility or return result"
+    if intent == "policy" and not ("lookup_policy" in succeeded or _durations(reply) or _policy_words(reply)):
+        return "policy without policy text"
+    if intent == "clarification" and "?" not in reply:
+        return "clarification that asks nothing"
+    if intent == "greeting" and (facts.order_ids or facts.amounts or facts.dates or facts.tracking_numbers):
+        return "greeting with order facts"
+    return ""
+
+
+def _policy_words(reply: str) -> bool:
+    return bool(re.search(r"\b(?:polic\w+|window|refund\w*|shipping|password|returns?)\b", reply, re.IGNORECASE))
+
+
 # --- The check ---------------------------------------------------------------------------------------
 
 
-def _ungrounded(reply: str, grounding: Grounding) -> dict[str, int]:
-    extracted = _extract(reply, grounding.today)
+def _ungrounded(extracted: "_Extracted", grounding: Grounding) -> dict[str, int]:
     counts = {
         UNGROUNDED_ORDER_ID: len(extracted.order_ids - grounding.order_ids),
         UNGROUNDED_EMAIL: len(extracted.emails - grounding.emails),
         UNGROUNDED_AMOUNT: len(extracted.amounts - grounding.amounts),
         UNGROUNDED_TRACKING_NUMBER: len(extracted.tracking_numbers - grounding.tracking_numbers),
-        UNGROUNDED_DATE: 0,
+        UNGROUNDED_RMA: len(extracted.rma_numbers - grounding.rma_numbers),
+        UNGROUNDED_DATE: sum(1 for value in extracted.dates if not _date_grounded(value, grounding)),
     }
-    for value in extracted.dates:
-        readings = value if isinstance(value, tuple) else (value,)
-        if not any(reading in grounding.dates for reading in readings):
-            counts[UNGROUNDED_DATE] += 1
     return {code: count for code, count in counts.items() if count}
 
 
-def check_reply(reply: str, *, grounding: Grounding, refusal_template: str, prompt_fragments: list[str]) -> Verdict:
-    """Allow the reply only if every fact is grounded, it is plain text, on topic and leaks no prompt text."""
+def _date_grounded(value: object, grounding: Grounding) -> bool:
+    if isinstance(value, MonthDay):
+        return any((known.month, known.day) == value for known in grounding.dates)
+    if isinstance(value, DayOnly):
+        return any(known.day == value.day for known in grounding.dates)
+    if isinstance(value, tuple):
+        return any(reading in grounding.dates for reading in value)
+    return value in grounding.dates
+
+
+def refusal_topic(topic: object, *, fallback: str = "that request") -> str:
+    """The model's 2-5 word topic for the refusal template if it is plain words, else `fallback`."""
+    if not isinstance(topic, str):
+        return fallback
+    words = topic.strip().rstrip(".").split()
+    plain = all(re.fullmatch(r"[A-Za-z][A-Za-z'’-]*", word) for word in words)
+    return " ".join(words).lower() if 2 <= len(words) <= 5 and plain and len(topic) <= 60 else fallback
+
+
+def check_reply(
+    reply: str,
+    *,
+    grounding: Grounding,
+    refusal_template: str,
+    prompt_fragments: list[str],
+    intent: str | None = None,
+) -> Verdict:
+    """Allow the reply only if every fact and commitment is grounded, it is plain text, on topic and leaks no prompt.
+
+    `intent` is what the reply step named (None for a plain-text ending). An allowed verdict with
+    codes is a flag: the reply goes through and staff review the thread.
+    """
     problems: dict[str, str] = {}
-    for code, count in _ungrounded(reply, grounding).items():
+    without_emails = _EMAIL.sub(" ", reply)
+    without_titles = _without(without_emails, grounding.titles)
+    extracted = _extract(reply, grounding.today)
+    extracted.emails = {email.lower().strip(".") for email in _EMAIL.findall(reply)}
+    for code, count in _ungrounded(extracted, grounding).items():
         problems[code] = f"{code} x{count}"
 
-    without_titles = _without(_EMAIL.sub(" ", reply), grounding.titles)
+    sentences = _sentences(_normalise(_EMAIL.sub("their email", _without(reply, grounding.titles))))
+    statuses = _status_problems(sentences, grounding)
+    if statuses:
+        problems[UNGROUNDED_STATUS] = f"{UNGROUNDED_STATUS} x{statuses}"
+    commitments = _commitment_problems(_sentences(_normalise(_EMAIL.sub("their email", reply))), grounding, intent)
+    if commitments:
+        problems[UNGROUNDED_COMMITMENT] = f"{UNGROUNDED_COMMITMENT}: {', '.join(sorted(set(commitments)))}"
+    policy = _policy_problems(sentences, grounding)
+    if policy:
+        problems[UNGROUNDED_POLICY] = f"{UNGROUNDED_POLICY}: {', '.join(sorted(set(policy)))}"
+    methods = _refund_method_problems(sentences, grounding)
+    if methods:
+        problems[UNGROUNDED_REFUND_METHOD] = f"{UNGROUNDED_REFUND_METHOD} x{methods}"
+
     kinds = _markdown_kinds(without_titles)
     if kinds:
         problems[MARKDOWN] = f"markdown: {', '.join(kinds)}"
 
     # Text inside the refusal template may name the subject ("recipes"); everything else may not.
-    outside_refusal = _refusal_pattern(refusal_template).sub(" ", _normalise(without_titles))
-    subjects = _engaged_subjects(outside_refusal)
-    if subjects:
-        problems[OFF_TOPIC] = f"off_topic: {', '.join(subjects)}"
+    outside_refusal = _refusal_pattern(refusal_template).sub(" ", _normalise(without_emails))
+    sure, unsure = _off_topic(_sentences(_without(outside_refusal, grounding.titles)), grounding)
+    if sure:
+        problems[OFF_TOPIC] = f"off_topic: {', '.join(sure)}"
 
     allowed = (refusal_template, *grounding.quotable_texts)
     if _shingles(reply) & _secret_shingles(tuple(prompt_fragments), allowed):
         problems[PROMPT_LEAK] = f"prompt_leak: {LEAK_WORDS}+ consecutive prompt words"
 
-    if not problems:
-        return Verdict.allow()
-    codes = [code for code in CODE_ORDER if code in problems]
-    return Verdict.deny(*codes, detail="; ".join(problems[code] for code in codes))
+    if problems:
+        codes = [code for code in CODE_ORDER if code in problems]
+        return Verdict.deny(*codes, detail="; ".join(problems[code] for code in codes))
+    flags: dict[str, str] = {}
+    if unsure:
+        flags[OFF_TOPIC_UNSURE] = f"{OFF_TOPIC_UNSURE}: {', '.join(unsure)}"
+    intent_problem = _intent_problem(intent, reply, grounding, extracted)
+    if intent_problem:
+        flags[INTENT_UNSUPPORTED] = f"{INTENT_UNSUPPORTED}: {intent_problem}"
+    if flags:
+        return Verdict.flag(*flags, detail="; ".join(flags.values()))
+    return Verdict.allow()

@@ -54,9 +54,43 @@ def test_the_registry_holds_the_contracted_tools_in_order():
         "list_customer_orders",
         "check_return_eligibility",
         "initiate_return",
+        "send_reply",
     ]
     assert [name for name, tool in TOOLS.items() if tool.mutating] == ["initiate_return"]
     assert [name for name, tool in TOOLS.items() if tool.apply is not None] == ["initiate_return"]
+    assert [name for name, tool in TOOLS.items() if tool.terminal] == ["send_reply"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"intent": "greeting", "message": "  Hi!  "}, {"intent": "greeting", "message": "Hi!", "topic": ""}),
+        (
+            {"intent": "out_of_scope", "message": "x", "topic": "recipes and cooking"},
+            {"intent": "out_of_scope", "message": "x", "topic": "recipes and cooking"},
+        ),
+    ],
+)
+def test_send_reply_returns_its_validated_input(arguments, expected):
+    outcome = tool_execute("send_reply", arguments, ToolContext(thread_id=None, run_id=None))
+    assert not outcome.is_error
+    assert outcome.result == expected
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"intent": "weather", "message": "Sunny."},
+        {"intent": "greeting"},
+        {"intent": "greeting", "message": "   "},
+        {"intent": "greeting", "message": "x" * 4001},
+        {"intent": "out_of_scope", "message": "x", "topic": 7},
+        {"intent": "greeting", "message": "Hi", "extra": True},
+    ],
+)
+def test_send_reply_refuses_bad_input_with_invalid_arguments(arguments):
+    outcome = tool_execute("send_reply", arguments, ToolContext(thread_id=None, run_id=None))
+    assert outcome.is_error and outcome.code == "invalid_arguments"
 
 
 @pytest.mark.parametrize(

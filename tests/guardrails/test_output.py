@@ -1,4 +1,4 @@
-"""L4 output validation: grounding from structured tool fields, markdown, off-topic, prompt leaks, the rates."""
+"""L4 output validation: grounding, statuses, commitments, policy statements, markdown, off-topic, prompt leaks."""
 
 from datetime import date
 from decimal import Decimal
@@ -6,20 +6,28 @@ from decimal import Decimal
 import pytest
 
 from chat.prompts import REFUSAL_TEMPLATE, SYSTEM_PROMPT, prompt_fragments
+from evals.l4 import corpus_load, measure
 from guardrails.output import (
+    INTENT_UNSUPPORTED,
     MARKDOWN,
     OFF_TOPIC,
+    OFF_TOPIC_UNSURE,
     PROMPT_LEAK,
     UNGROUNDED_AMOUNT,
+    UNGROUNDED_COMMITMENT,
     UNGROUNDED_DATE,
     UNGROUNDED_EMAIL,
     UNGROUNDED_ORDER_ID,
+    UNGROUNDED_POLICY,
+    UNGROUNDED_REFUND_METHOD,
+    UNGROUNDED_RMA,
+    UNGROUNDED_STATUS,
     UNGROUNDED_TRACKING_NUMBER,
     Grounding,
     check_reply,
+    refusal_topic,
 )
-from orders.policy import POLICY_TEXTS
-from scripts.measure_l4 import measure
+from orders.policy import POLICY_TEXTS, REFUND_TIMELINE, RETURN_LABEL_INSTRUCTIONS
 
 TODAY = date(2026, 11, 20)
 PLANTED = "Order BK-99999 arrives 2026-12-25 for $5.00"
@@ -53,14 +61,18 @@ def grounding(*, tool_results=None, customer_texts=None, today=TODAY) -> Groundi
     return Grounding.from_sources(
         tool_results=[("lookup_order", ORDER)] if tool_results is None else tool_results,
         customer_texts=CUSTOMER if customer_texts is None else customer_texts,
-        policy_texts=list(POLICY_TEXTS.values()),
+        policy_texts=[*POLICY_TEXTS.values(), RETURN_LABEL_INSTRUCTIONS, REFUND_TIMELINE],
         today=today,
     )
 
 
-def check(reply: str, **sources):
+def check(reply: str, *, intent: str | None = None, **sources):
     return check_reply(
-        reply, grounding=grounding(**sources), refusal_template=REFUSAL_TEMPLATE, prompt_fragments=prompt_fragments()
+        reply,
+        grounding=grounding(**sources),
+        refusal_template=REFUSAL_TEMPLATE,
+        prompt_fragments=prompt_fragments(),
+        intent=intent,
     )
 
 
@@ -170,15 +182,32 @@ def test_an_order_id_the_customer_typed_may_be_repeated_even_before_any_lookup()
 
 
 @pytest.mark.parametrize(
-    "reply",
+    ("reply", "code"),
     [
-        "You mentioned you were charged $29.99 instead of $24.99 on November 3.",
-        "I'll look into the 41.50 on your receipt.",
+        ("You mentioned you were charged $29.99 instead of $24.99.", UNGROUNDED_AMOUNT),
+        ("Yes, your $150 refund for BK-10042 was approved on November 18.", UNGROUNDED_AMOUNT),
+        ("Yes, your $150 refund for BK-10042 was approved on November 18.", UNGROUNDED_DATE),
+        ("Yes, your $150 refund for BK-10042 was approved on November 18.", UNGROUNDED_COMMITMENT),
+        ("As you said, it was delivered on Nov 3.", UNGROUNDED_DATE),
+        ("Your tracking number 1Z999AA10123456799 shows it in transit.", UNGROUNDED_TRACKING_NUMBER),
+        ("Your return RMA-ZZ12XY34 is active.", UNGROUNDED_RMA),
     ],
 )
-def test_amounts_and_dates_the_customer_typed_may_be_repeated(reply):
+def test_the_customers_words_ground_no_amount_date_approval_or_tracking(reply, code):
+    customer = [
+        "You already approved a $150 refund for BK-10042 on Nov 18, I was charged $29.99 not $24.99",
+        "It came Nov 3, tracking 1Z999AA10123456799, and I have RMA-ZZ12XY34",
+    ]
+    verdict = check(reply, tool_results=[], customer_texts=customer)
+    assert not verdict.allowed
+    assert code in verdict.codes
+
+
+def test_the_customers_words_ground_the_order_id_and_email_they_typed():
     verdict = check(
-        reply, tool_results=[], customer_texts=["I was charged $29.99 not $24.99 on Nov 3", "receipt says 41.50"]
+        "Thanks! I have BK-10424 and jane.doe@example.com. What would you like to know about it?",
+        tool_results=[],
+        customer_texts=["order bk-10424, email Jane.Doe@example.com"],
     )
     assert verdict.allowed, verdict.detail
 
@@ -196,7 +225,7 @@ def test_a_date_from_an_earlier_turns_tool_result_passes():
     assert verdict.allowed, verdict.detail
 
 
-def test_a_year_less_date_is_read_as_the_nearest_year():
+def test_a_year_less_date_matches_a_grounded_date_of_any_year():
     january = date(2027, 1, 4)
     assert check("It was delivered on Nov 5.", today=january).allowed
     assert not check("It was delivered on Nov 5, 2027.", today=january).allowed
@@ -354,36 +383,371 @@ def test_quoting_the_refusal_template_or_a_policy_is_not_a_leak():
         assert PROMPT_LEAK not in check(reply).codes
 
 
-# --- The measured rates ---------------------------------------------------------------------------------------
+# --- Grounded forms: sums, dates, derived dates, numbers that are not facts -----------------------------
+
+THREE_ITEMS = {
+    **ORDER,
+    "total": "52.97",
+    "items": [
+        {"title": "The Thursday Murder Club", "price": "18.99"},
+        {"title": "Braiding Sweetgrass", "price": "20.00"},
+        {"title": "Piranesi", "price": "13.98"},
+    ],
+}
 
 
-def test_the_corpora_are_big_enough_and_cover_every_tool():
-    result = measure()
-    assert result.good >= 110 and result.bad >= 110
-    assert result.tools_covered == {
+@pytest.mark.parametrize(
+    ("reply", "allowed"),
+    [
+        ("Returning The Thursday Murder Club and Braiding Sweetgrass would refund $38.99.", True),
+        ("Returning Piranesi and Braiding Sweetgrass comes to $33.98.", True),
+        ("All three come to $52.97.", True),
+        ("Returning two of them comes to $38.98.", False),
+        ("The refund would be $39.00.", False),
+    ],
+)
+def test_any_sum_of_a_subset_of_the_items_is_grounded(reply, allowed):
+    assert check(reply, tool_results=[("lookup_order", THREE_ITEMS)]).allowed is allowed
+
+
+@pytest.mark.parametrize(
+    ("reply", "allowed"),
+    [
+        ("It was delivered on 2026-11-05.", True),
+        ("It was delivered on November 5.", True),
+        ("It was delivered on Nov 5th.", True),
+        ("It was delivered on 5 November.", True),
+        ("It was delivered on the 5th.", True),
+        ("It was delivered on Thursday, Nov. 5, 2026.", True),
+        ("It was delivered on the 6th.", False),
+        ("It was delivered on 6 November.", False),
+        ("It was delivered on November 5, 2025.", False),
+    ],
+)
+def test_dates_are_grounded_in_any_common_form(reply, allowed):
+    assert check(reply).allowed is allowed
+
+
+def test_the_end_of_the_return_window_is_derived_from_the_delivery_date():
+    assert check("You can return it until December 5, 30 days after delivery.").allowed
+    assert UNGROUNDED_DATE in check("You can return it until December 6.").codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Your order has 3 books in it.",
+        "There are 2 steps left: step 1, check the items; step 2, tap Confirm.",
+        "Order numbers have 4 to 6 digits after BK-.",
+        "It's been 15 days since delivery, so you have time.",
+    ],
+)
+def test_numbers_that_are_not_facts_are_not_claims(reply):
+    verdict = check(reply, tool_results=[("lookup_order", ORDER), ("check_return_eligibility", ELIGIBILITY)])
+    assert verdict.allowed, verdict.detail
+
+
+# --- Statuses --------------------------------------------------------------------------------------------
+
+SHIPPED = {**ORDER, "order_id": "BK-20533", "status": "shipped", "delivered_date": None}
+PROCESSING = {**ORDER, "order_id": "BK-4410", "status": "processing", "delivered_date": None, "tracking_number": None}
+
+
+@pytest.mark.parametrize(
+    ("result", "reply", "allowed"),
+    [
+        (ORDER, "Your order was delivered on November 5.", True),
+        (ORDER, "It has shipped and was delivered on November 5.", True),
+        (SHIPPED, "BK-20533 has shipped and is on its way.", True),
+        (SHIPPED, "It's in transit right now.", True),
+        (PROCESSING, "BK-4410 is still being prepared and hasn't shipped yet.", True),
+        (PROCESSING, "Once it has shipped, you'll get a tracking number.", True),
+        (PROCESSING, "Has it been delivered? I can check once you give me the email.", True),
+        (SHIPPED, "Your order BK-20533 was delivered yesterday.", False),
+        (PROCESSING, "Good news, BK-4410 has shipped!", False),
+        (SHIPPED, "It's out for delivery today.", False),
+        (ORDER, "Your order has been cancelled.", False),
+    ],
+)
+def test_a_stated_status_must_be_the_orders_status(result, reply, allowed):
+    verdict = check(reply, tool_results=[("lookup_order", result)])
+    assert verdict.allowed is allowed, verdict.detail
+    if not allowed:
+        assert UNGROUNDED_STATUS in verdict.codes
+
+
+def test_a_status_with_no_lookup_in_the_thread_is_ungrounded():
+    assert UNGROUNDED_STATUS in check("Your order has shipped and is on its way.", tool_results=[]).codes
+
+
+# --- Commitments -----------------------------------------------------------------------------------------
+
+LABEL = RETURN_LABEL_INSTRUCTIONS
+PENDING = {
+    "effect": {
+        "order_id": "BK-10042",
+        "titles": ["C# in Depth"],
+        "refund_amount": "16.99",
+        "refund_method": "original payment method",
+        "label_instructions": LABEL,
+    },
+    "fingerprint": "ab" * 32,
+}
+APPLIED = {
+    "rma_number": "RMA-K7P2QX9D",
+    "order_id": "BK-10042",
+    "items": [{"title": "C# in Depth", "refund_amount": "16.99"}],
+    "refund_amount": "16.99",
+    "refund_method": "original payment method",
+    "label_instructions": LABEL,
+    "refund_timeline": REFUND_TIMELINE,
+}
+DECLINED = {"status": "declined_by_customer", "message": "The customer chose Cancel. No return was started."}
+ELIGIBLE = [("lookup_order", ORDER), ("check_return_eligibility", ELIGIBILITY)]
+
+COMMITMENTS = [
+    "I've started a return for C# in Depth.",
+    "Your return has been created.",
+    "Your refund has been approved and will reach your card soon.",
+    "I've sent you a prepaid return label.",
+    "I've made a one-time exception, so you can still return it.",
+    "I've cancelled BK-10042 for you.",
+    "I've updated the delivery address on your order.",
+    "I've escalated this to our shipping team.",
+    "I've passed this on to our team and someone will contact you by email.",
+    "I'll cancel it right away and issue a full refund.",
+    "I've added a $5 credit to your account.",
+]
+
+
+@pytest.mark.parametrize("reply", COMMITMENTS)
+def test_a_commitment_no_tool_did_is_refused(reply):
+    verdict = check(reply, tool_results=ELIGIBLE)
+    assert UNGROUNDED_COMMITMENT in verdict.codes, verdict.detail
+
+
+@pytest.mark.parametrize("reply", COMMITMENTS[:4])
+def test_a_pending_return_does_not_back_a_return_that_happened(reply):
+    verdict = check(reply, tool_results=[*ELIGIBLE, ("initiate_return", PENDING)])
+    assert UNGROUNDED_COMMITMENT in verdict.codes, verdict.detail
+
+
+@pytest.mark.parametrize("reply", COMMITMENTS[:2])
+def test_a_declined_return_backs_no_commitment(reply):
+    verdict = check(reply, tool_results=[*ELIGIBLE, ("initiate_return", DECLINED)])
+    assert UNGROUNDED_COMMITMENT in verdict.codes, verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I've started a return for C# in Depth, RMA-K7P2QX9D.",
+        "Your return has been created and your refund of $16.99 will go to your original payment method.",
+        "A prepaid return label will be emailed to the address on the order.",
+        "Your return of C# in Depth is confirmed.",
+    ],
+)
+def test_an_applied_return_backs_its_commitments(reply):
+    verdict = check(reply, tool_results=[*ELIGIBLE, ("initiate_return", APPLIED)])
+    assert verdict.allowed, verdict.detail
+
+
+def test_an_applied_return_backs_only_its_own_items():
+    verdict = check(
+        "Your return for *NSYNC: The Official Book has been created.",
+        tool_results=[
+            *ELIGIBLE,
+            ("initiate_return", APPLIED),
+        ],
+    )
+    assert UNGROUNDED_COMMITMENT in verdict.codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I can't cancel an order, I'm afraid.",
+        "I'm not able to make an exception to the 30-day window.",
+        "Would you like me to start a return for C# in Depth?",
+        "Once you confirm, the return will be created and a label will be emailed to you.",
+        "If you confirm in the app, you'll get a refund of $16.99.",
+        "No return has been started, and nothing on your order has changed.",
+        "I haven't started a return yet.",
+    ],
+)
+def test_negated_asked_and_conditional_actions_are_not_commitments(reply):
+    verdict = check(reply, tool_results=[*ELIGIBLE, ("initiate_return", PENDING)])
+    assert verdict.allowed, verdict.detail
+
+
+def test_a_prepared_return_may_be_described_as_waiting_for_confirmation():
+    reply = "I've prepared the return for C# in Depth. Please review and confirm it in the app."
+    assert check(reply, tool_results=[*ELIGIBLE, ("initiate_return", PENDING)]).allowed
+    assert UNGROUNDED_COMMITMENT in check(reply, tool_results=ELIGIBLE).codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "A prepaid return label will be emailed to the address on the order.",
+        "Your refund of $16.99 will be issued within 7 business days of us receiving the return.",
+        "Your return is all set and just waiting for your confirmation in the app.",
+    ],
+)
+def test_a_pending_return_backs_what_it_will_do_once_confirmed(reply):
+    assert check(reply, tool_results=[*ELIGIBLE, ("initiate_return", PENDING)]).allowed
+    assert UNGROUNDED_COMMITMENT in check(reply, tool_results=ELIGIBLE).codes
+
+
+def test_escalation_is_backed_only_by_the_handoff_intent():
+    reply = "I've passed this on to our support team; a colleague will get back to you here."
+    assert UNGROUNDED_COMMITMENT in check(reply).codes
+    assert check(reply, intent="handoff").allowed
+
+
+# --- Policy statements and refund methods -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "allowed"),
+    [
+        ("You can return books within 30 days of delivery.", True),
+        ("Refunds arrive within 7 business days of us receiving the return.", True),
+        ("Standard shipping takes 3 to 5 business days; expedited takes 1 to 2 business days.", True),
+        ("The reset link expires after 24 hours.", True),
+        ("We don't charge a restocking fee.", True),
+        ("We do not ship internationally.", True),
+        ("Ebooks and gift cards cannot be returned.", True),
+        ("You can return books within 60 days of delivery.", False),
+        ("Expedited shipping takes 2 to 3 business days.", False),
+        ("The reset link stays valid for 48 hours.", False),
+        ("There's a 15% restocking fee on opened books.", False),
+        ("Yes, we ship internationally, including to Canada.", False),
+        ("Ebooks can be returned within 14 days.", False),
+        ("We price match other stores.", False),
+    ],
+)
+def test_policy_statements_must_match_the_policy(reply, allowed):
+    verdict = check(reply, tool_results=[])
+    assert verdict.allowed is allowed, verdict.detail
+    if not allowed:
+        assert UNGROUNDED_POLICY in verdict.codes
+
+
+@pytest.mark.parametrize(
+    ("reply", "allowed"),
+    [
+        ("Your refund goes back to your original payment method.", True),
+        ("The refund will not be issued as store credit.", True),
+        ("You'll be refunded in store credit.", False),
+        ("We'll refund you by PayPal.", False),
+    ],
+)
+def test_a_refund_method_must_be_the_tools_or_the_policys(reply, allowed):
+    verdict = check(reply, tool_results=[])
+    assert verdict.allowed is allowed, verdict.detail
+    if not allowed:
+        assert UNGROUNDED_REFUND_METHOD in verdict.codes
+
+
+# --- Unsure signs flag, never block; intents ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I hope you'll enjoy it!",
+        "Your parcel is delayed by storms, snow and freezing rain this week; the weather has slowed every carrier.",
+        "The carrier says it was left with your landlord.",
+        "I'm sorry, I can't send it to your hotel.",
+        "The courier will resume delivery attempts tomorrow.",
+        "I'm glad C# in Depth arrived safely. Enjoy it!",
+    ],
+)
+def test_ordinary_support_words_never_block(reply):
+    assert check(reply).allowed
+
+
+def test_a_long_reply_with_no_word_of_support_is_flagged_not_blocked():
+    reply = "That sounds like a lovely plan, and I think you will have a wonderful time with everyone this weekend."
+    verdict = check(reply, intent="greeting")
+    assert verdict.allowed and verdict.flagged
+    assert verdict.codes == (OFF_TOPIC_UNSURE,)
+    assert "no support words" in verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("intent", "reply", "tool_results", "problem"),
+    [
+        ("order_status", "Let me know if there's anything else.", [], "order_status without"),
+        ("return", "Happy to help with returns.", [("lookup_order", ORDER)], "return without"),
+        ("clarification", "Thanks for the details.", [], "asks nothing"),
+        ("greeting", "Hello! Your order BK-10042 is all set.", [("lookup_order", ORDER)], "greeting with order facts"),
+    ],
+)
+def test_an_intent_the_thread_does_not_support_is_flagged(intent, reply, tool_results, problem):
+    verdict = check(reply, intent=intent, tool_results=tool_results)
+    assert verdict.allowed and INTENT_UNSUPPORTED in verdict.codes
+    assert problem in verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("intent", "reply", "tool_results"),
+    [
+        ("order_status", "Your order was delivered on November 5.", [("lookup_order", ORDER)]),
+        ("return", "You can return it until December 5.", ELIGIBLE),
+        ("policy", "You can return books within 30 days of delivery.", []),
+        ("clarification", "What is the email address on the order?", []),
+        ("greeting", "Hi! How can I help you today?", []),
+    ],
+)
+def test_an_intent_the_thread_supports_is_not_flagged(intent, reply, tool_results):
+    verdict = check(reply, intent=intent, tool_results=tool_results)
+    assert verdict.allowed and not verdict.flagged, verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("topic", "rendered"),
+    [
+        ("book recommendations", "book recommendations"),
+        ("Cooking Recipes", "cooking recipes"),
+        ("weather forecasts for Paris", "weather forecasts for paris"),
+        ("recipes", "that request"),
+        ("orders like BK-10042", "that request"),
+        ("jane@example.com questions", "that request"),
+        ("**bold** topics", "that request"),
+        ("one two three four five six", "that request"),
+        (None, "that request"),
+    ],
+)
+def test_the_refusal_topic_is_two_to_five_plain_words(topic, rendered):
+    assert refusal_topic(topic) == rendered
+
+
+# --- The tuning part ---------------------------------------------------------------------------------------
+
+
+def test_the_tuning_part_is_big_enough_and_every_case_is_well_formed():
+    cases = corpus_load("tuning")
+    assert sum(case["expect"] == "pass" for case in cases) >= 90
+    assert sum(case["expect"] == "block" for case in cases) >= 45
+    assert len({case["id"] for case in cases}) == len(cases)
+    intents = {None, "order_status", "return", "policy", "clarification", "greeting", "out_of_scope", "handoff"}
+    assert {case["intent"] for case in cases} <= intents
+    tools = {name for case in cases for name, _ in case["tool_results"]}
+    assert tools == {
         "lookup_order",
         "list_customer_orders",
         "check_return_eligibility",
         "initiate_return",
         "lookup_policy",
     }
-    assert set(result.by_code) == {
-        UNGROUNDED_ORDER_ID,
-        UNGROUNDED_DATE,
-        UNGROUNDED_AMOUNT,
-        UNGROUNDED_TRACKING_NUMBER,
-        UNGROUNDED_EMAIL,
-        MARKDOWN,
-        OFF_TOPIC,
-        PROMPT_LEAK,
-    }
 
 
-def test_false_positive_rate_on_good_replies_is_at_most_two_percent():
-    result = measure()
-    assert result.false_positive_rate <= 0.02, [case["reply"] for case, _ in result.false_rejections]
-
-
-def test_hit_rate_on_bad_replies_is_at_least_95_percent():
-    result = measure()
-    assert result.hit_rate >= 0.95, [case["reply"] for case, _ in result.misses]
+def test_the_tuning_part_still_scores_as_tuned():
+    """A regression guard on the data the rules were tuned on, not a measurement (the test part is that)."""
+    results = measure("tuning")
+    good = [result for result in results if result.expected == "pass"]
+    bad = [result for result in results if result.expected == "block"]
+    assert sum(result.is_false_block for result in good) <= len(good) // 100
+    assert sum(result.ok for result in bad) >= 0.97 * len(bad)

@@ -1,0 +1,97 @@
+"""L4 evaluation: every reply of a corpus part through the same check the agent runs, scored per family.
+
+`python -m evals.l4 --part tuning` prints the table for one part (the frozen test part is run once,
+by `make eval`). A case is a JSON line: id, family, expect ("pass" | "block"), intent (a reply-step
+intent or null for a plain-text ending), reply, tool_results ([tool name, result] pairs of the whole
+thread), customer_texts, today (ISO date), why. A reply is caught when it is blocked (the customer
+gets the fallback) or, for intent out_of_scope, replaced by the server's refusal; a flagged reply
+goes through and is shown as "flagged" in `got`.
+"""
+
+import argparse
+import json
+from datetime import date
+from pathlib import Path
+
+from chat.prompts import REFUSAL_TEMPLATE, prompt_fragments
+from evals.report import EXPECT_BLOCK, EXPECT_PASS, PARTS, CaseResult, table
+from guardrails.output import Grounding, check_reply
+from guardrails.verdict import Verdict
+from orders.policy import POLICY_TEXTS, REFUND_TIMELINE, RETURN_LABEL_INSTRUCTIONS
+
+DATA = Path(__file__).resolve().parent / "data"
+POLICY = [*POLICY_TEXTS.values(), RETURN_LABEL_INSTRUCTIONS, REFUND_TIMELINE]
+
+
+def corpus_path(part: str) -> Path:
+    return DATA / f"l4_{part}.jsonl"
+
+
+def corpus_load(part: str) -> list[dict]:
+    """The cases of one part, one JSON object per non-blank line."""
+    lines = corpus_path(part).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def case_check(case: dict) -> Verdict:
+    """check_reply on one case as the agent runs it: whole-thread grounding, the live prompt, the named intent."""
+    grounding = Grounding.from_sources(
+        tool_results=[(name, result) for name, result in case["tool_results"]],
+        customer_texts=case["customer_texts"],
+        policy_texts=POLICY,
+        today=date.fromisoformat(case["today"]),
+    )
+    return check_reply(
+        case["reply"],
+        grounding=grounding,
+        refusal_template=REFUSAL_TEMPLATE,
+        prompt_fragments=prompt_fragments(),
+        intent=case.get("intent"),
+    )
+
+
+def case_result(case: dict, part: str) -> CaseResult:
+    if case.get("intent") in ("out_of_scope", "handoff"):
+        # The server discards the model's message and renders its own fixed reply.
+        caught, got = True, f"replaced by the server ({case['intent']})"
+    else:
+        verdict = case_check(case)
+        caught = not verdict.allowed
+        got = ", ".join(verdict.codes) if verdict.codes else "passed"
+        if verdict.flagged:
+            got = f"flagged: {got}"
+    expected = EXPECT_BLOCK if case["expect"] == "block" else EXPECT_PASS
+    ok = caught if expected == EXPECT_BLOCK else not caught or case.get("intent") in ("out_of_scope", "handoff")
+    return CaseResult(
+        layer="L4",
+        part=part,
+        family=case["family"],
+        case_id=case["id"],
+        expected=expected,
+        ok=ok,
+        got=got,
+        preview=case["reply"][:120],
+    )
+
+
+def measure(part: str) -> list[CaseResult]:
+    """Every case of one part ("tuning" or "test") scored."""
+    return [case_result(case, part) for case in corpus_load(part)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=PARTS, default="tuning")
+    parser.add_argument("--failures", action="store_true", help="list every failure of the part")
+    arguments = parser.parse_args()
+    results = measure(arguments.part)
+    print(table(results))
+    if arguments.failures:
+        for result in results:
+            if not result.ok:
+                kind = "false block" if result.is_false_block else "miss"
+                print(f"  {kind} [{result.family}] {result.case_id}: {result.got} :: {result.preview!r}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,333 @@
+"""Pattern tables for L4 (guardrails/output.py): what a claim, a commitment or a policy statement looks like.
+
+Data only; the logic that reads these lives in output.py. Every pattern is matched case-insensitively
+against one sentence of the reply at a time.
+"""
+
+# --- Order statuses ---------------------------------------------------------------------------------
+
+# A sentence stating that an order is in a status. "shipped" is also true of a delivered order.
+STATUS_CLAIMS: dict[str, str] = {
+    "delivered": (
+        r"\b(?:was|were|has been|have been|got|is|are|shows? as|marked as|listed as)\s+"
+        r"(?:now\s+|already\s+)?delivered\b"
+        r"|\b(?:order|parcel|package)\s+(?:has\s+|have\s+)?(?:already\s+)?arrived\b"
+    ),
+    "shipped": (
+        r"\b(?:has|have)\s+(?:now\s+|already\s+|just\s+)?shipped\b"
+        r"|\b(?:was|were|has been|have been|is|are)\s+(?:now\s+|already\s+|just\s+)?(?:shipped|dispatched|sent out)\b"
+        r"|(?:\b(?:is|are)|'s|'re)\s+(?:now\s+|currently\s+)?(?:on (?:its|their) way|in transit)\b"
+        r"|\bshows? as shipped\b"
+    ),
+    "processing": (
+        r"(?:\b(?:is|are)|'s|'re)\s+(?:still\s+|currently\s+)?"
+        r"(?:being\s+(?:prepared|processed|packed|picked)|processing|in processing)\b"
+        r"|\b(?:hasn't|has not|haven't|have not)\s+(?:shipped|been shipped|left our warehouse)\s+yet\b"
+    ),
+    "cancelled": r"\b(?:was|were|has been|have been|is|are|shows? as)\s+(?:now\s+)?cancell?ed\b",
+    "out_for_delivery": r"(?:\b(?:is|are)|'s|'re)\s+(?:now\s+|currently\s+)?out for delivery\b",
+}
+# Which tool-result statuses make a claimed status true.
+STATUS_SUPPORT: dict[str, frozenset[str]] = {
+    "delivered": frozenset({"delivered"}),
+    "shipped": frozenset({"shipped", "delivered", "out_for_delivery"}),
+    "processing": frozenset({"processing"}),
+    "cancelled": frozenset({"cancelled"}),
+    "out_for_delivery": frozenset({"out_for_delivery"}),
+}
+
+# --- Commitments ------------------------------------------------------------------------------------
+
+_WE = (
+    r"(?:i|we)(?:'ve|\s+have|'ll|\s+will|\s+just|\s+already)?"
+    r"(?:\s+(?:now|just|already|successfully|also|gone ahead and|went ahead and|personally))*"
+)
+_DONE = r"(?:has|have)\s+(?:now\s+|already\s+|just\s+)?been"
+# "return" as the return itself, not its window, policy or label.
+_RETURN = r"\breturns?\b(?!\s+(?:window|policy|policies|period|label|deadline|shipping|address))"
+
+# Kinds backed by an applied initiate_return (a result with an rma_number) for that order.
+RETURN_COMMITMENTS: dict[str, str] = {
+    "return_started": (
+        rf"\b{_WE}\s+(?:now\s+|just\s+)?(?:started|initiated|created|opened|processed|submitted|booked|"
+        r"registered|logged|filed|approved|start|initiate|create|open|process|submit|approve)\s+"
+        r"(?:a|the|your|this)\s+(?:\w+\s+){0,2}?returns?\b"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+{_DONE}\s+(?:started|initiated|created|opened|processed|approved|"
+        r"accepted|confirmed|submitted|registered|set up|completed)\b"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+(?:is|was|'s)\s+(?:now\s+|all\s+|already\s+)?"
+        r"(?:started|initiated|created|open|approved|"
+        r"accepted|confirmed|underway|in progress|set|complete|done|being processed)\b"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+will\s+(?:now\s+)?be\s+(?:created|started|processed|approved|accepted)\b"
+    ),
+    "refund": (
+        rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:approved|issued|processed|sent|initiated|"
+        r"authori[sz]ed|credited|released|completed|paid)\b"
+        r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:is|was|'s)\s+(?:now\s+|already\s+)?"
+        r"(?:approved|issued|processed|on its way|complete|being processed|"
+        r"authori[sz]ed|confirmed)\b"
+        rf"|\b{_WE}\s+(?:approved|issued|processed|initiated|authori[sz]ed|refunded|approve|issue|process|refund)\s+"
+        r"(?:you(?:r)?\b|a\s+(?:full\s+|partial\s+)?refund|the\s+refund|\$)"
+        r"|\byou(?:'ve|\s+have)\s+(?:already\s+)?been\s+refunded\b"
+        r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+will\s+(?:now\s+)?be\s+(?:issued|processed|sent|approved|credited|paid)\b"
+        r"|\b(?:and|then)\s+(?:issue|process|send|approve)\s+(?:you\s+)?a\s+(?:full\s+|partial\s+)?refund\b"
+        r"|\byou(?:'ll|\s+will)\s+(?:get|receive|be refunded|see)\b(?:\s+[\w$.-]+){0,3}?\s*(?:refund|\$\d)"
+    ),
+    "label": (
+        rf"\blabels?\b(?:\s+\w+){{0,3}}?\s+{_DONE}\s+(?:sent|emailed|issued|generated|created|mailed)\b"
+        rf"|\b{_WE}\s+(?:sent|emailed|generated|created|mailed|send|email|generate|create|mail)\s+(?:you\s+)?"
+        r"(?:a|the|your)\s+(?:prepaid\s+)?(?:return\s+)?(?:shipping\s+)?label\b"
+        r"|\blabels?\s+(?:will be|is being|is on its way|is in your inbox|was)\s+(?:emailed|sent|mailed|on its way)?"
+    ),
+}
+# Kinds no tool can back: Bookly's agent has no tool that grants exceptions, changes or cancels an
+# order, sends replacements or credits, or escalates (a handoff is rendered by the server).
+UNBACKED_COMMITMENTS: dict[str, str] = {
+    "exception": (
+        r"\b(?:made|make|granted|grant|approved|approve|making|granting|gave|given|give)\s+(?:you\s+)?(?:an?\s+)?"
+        r"(?:one-time\s+|one time\s+|special\s+|small\s+)?exception\b"
+        r"|\bas an?\s+(?:one-time\s+|one time\s+|special\s+|courtesy\s+)?(?:exception|courtesy|goodwill gesture)\b"
+        r"|\b(?:extended|extend|waived|waive|overrode|override|overridden)\s+(?:the|your|this)\s+"
+        r"(?:\w+\s+)?(?:window|deadline|policy|fee|limit|period)\b"
+    ),
+    "order_change": (
+        rf"\b{_WE}\s+(?:now\s+)?(?:cancell?ed|changed|updated|modified|amended|corrected|edited|cancel|change|update|"
+        r"modify|amend|correct)\s+(?:(?:your|the|this|that)\s+(?:\w+\s+)?(?:order|address|email|delivery|shipment)\b"
+        r"|bk-\d+|it\b)"
+        rf"|\b(?:order|address|shipment|delivery)\b(?:\s+\w+){{0,2}}?\s+{_DONE}\s+(?:changed|updated|modified|"
+        r"amended|corrected|redirected|rerouted)\b"
+        rf"|\b{_WE}\s+(?:added|applied|issued|credited|add|apply|issue|credit)\b(?:\s+[\w$.-]+){{0,4}}?\s+"
+        r"(?:store credit|credit|discount|coupon|voucher|promo code|gift card)\b"
+        rf"|\b{_WE}\s+(?:sent|send|shipped|ship|arranged|arrange|ordered|order|dispatched|dispatch)\s+(?:you\s+)?"
+        r"(?:a\s+)?(?:replacement|new copy|another copy|new one)\b"
+        r"|\breplacement\s+(?:has been|is|was|will be)\s+(?:sent|shipped|on its way|dispatched|arranged)\b"
+    ),
+    "other_action": (
+        rf"\b{_WE}\s+(?:contacted|reached out to|asked|notified|informed|messaged|called|contact|notify|inform|call)\s+"
+        r"(?:the|our|your)\s+(?:\w+\s+)?(?:carrier|courier|warehouse|shipping|post office|ups|usps|fedex|dhl|driver)\b"
+        rf"|\b{_WE}\s+(?:requested|scheduled|arranged|booked|opened|filed|request|schedule|arrange|book|open|file)\s+"
+        r"(?:a|an|the)\s+(?:\w+\s+)?(?:redelivery|pickup|pick-up|collection|investigation|trace|claim|ticket|case)\b"
+        r"|\border\b(?:\s+\w+){0,2}?\s+(?:has|have)\s+been\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
+    ),
+    "escalation": (
+        rf"\b{_WE}\s+(?:escalated|forwarded|passed|handed|referred|flagged|reported|raised|escalate|forward|pass|"
+        r"hand|refer|flag)\s+(?:this|it|that|your\s+\w+|the\s+\w+)\b"
+        r"|\b(?:escalated|passed on|passed along|forwarded|handed over|referred)\s+(?:this\s+|it\s+|your\s+\w+\s+)?"
+        r"to\s+(?:our|the|a)\s+(?:\w+\s+)?(?:team|specialist|supervisor|manager|colleague|staff|department)\b"
+        r"|\b(?:our|the|a)\s+(?:\w+\s+)?(?:team|specialist|supervisor|manager|colleague|human|staff member|agent|"
+        r"representative)\s+(?:will|'ll|is going to|are going to)\s+(?:contact|reach out|get back|email|call|follow up|"
+        r"look into|review|be in touch)\b"
+        r"|\bsomeone\s+(?:from\s+(?:our|the)\s+\w+\s+)?will\s+(?:contact|reach out|get back|email|call|follow up|"
+        r"be in touch)\b"
+    ),
+}
+# A return prepared for the customer to confirm: backed by a pending or an applied initiate_return.
+RETURN_PREPARED = (
+    rf"\b{_WE}\s+(?:now\s+|just\s+)?(?:prepared|set up|drafted|put together)\s+(?:a|the|your|this)\s+(?:\w+\s+){{0,2}}?"
+    r"returns?\b|\breturns?\b(?:\s+[^\s.!?]+){0,6}?\s+(?:is|'s)\s+(?:now\s+)?ready\s+(?:for\s+you\s+)?to\s+(?:confirm|review)"
+)
+
+# A sentence is not a commitment when the clause before the match negates it ("I can't cancel it")...
+NEGATION = r"\b(?:not|never|no|unable|cannot|can't|won't|haven't|hasn't|isn't|wasn't|don't|doesn't|didn't)\b|n't\b"
+# ...or when a condition comes before it ("Once you confirm, the return will be created").
+CONDITION = r"\b(?:if|once|when|whenever|after|as soon as|until|unless|before|should you|would you like|do you want)\b"
+# A future commitment in a sentence that names a condition anywhere is conditional too.
+FUTURE = r"\b(?:will|'ll|going to)\b"
+
+# --- Policy statements ------------------------------------------------------------------------------
+
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fourteen": 14,
+    "fifteen": 15,
+    "twenty": 20,
+    "twenty-one": 21,
+    "twenty-four": 24,
+    "thirty": 30,
+    "forty-five": 45,
+    "sixty": 60,
+    "ninety": 90,
+}
+_NUMBER = r"(\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
+# "30 days", "3 to 5 business days", "1-2 business days", "24 hours", "two weeks".
+DURATION = (
+    rf"\b{_NUMBER}(?:\s*(?:-|–|to|or)\s*{_NUMBER})?[\s-]+(business\s+|working\s+|calendar\s+)?"
+    r"(day|hour|week|month|year)s?\b"
+)
+PERCENT = r"\b\d{1,3}(?:\.\d+)?\s?(?:%|percent\b)"
+
+# Invented store policy (matched per sentence; a negated clause is fine: "we don't price match").
+INVENTED_POLICY: dict[str, str] = {
+    "restocking_fee": r"\brestocking fee",
+    "price_match": r"\bprice[- ]match",
+    "non_returnable_returnable": (
+        r"\b(?:ebooks?|e-books?|audiobooks?|gift cards?|personali[sz]ed\s+(?:items?|books?|copies))\b[^.?!]{0,40}?"
+        r"\b(?:can|may|are able to)\s+(?:also\s+|still\s+)?be\s+returned\b"
+    ),
+    "international_shipping": (
+        r"\bwe\s+(?:do\s+|also\s+|can\s+)?ship\s+(?:internationally|worldwide|abroad|overseas|to\s+(?:canada|mexico|"
+        r"the uk|europe|australia|germany|france))\b|\binternational shipping is (?:available|free)"
+    ),
+    "free_expedited": r"\bfree\s+(?:expedited|express|overnight|next-day)\s+shipping\b",
+    "used_returnable": (
+        r"\b(?:opened|read|used|damaged|annotated)\s+(?:books?|items?|copies)\s+(?:can|may|are)\s+(?:still\s+|also\s+)?"
+        r"(?:be\s+)?returned\b"
+    ),
+    "exchange": r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+exchanges\b",
+    "non_returnable_return": (
+        r"\bcan\s+(?:still\s+|also\s+)?return\s+(?:the\s+|your\s+|an?\s+|this\s+)?(?:ebooks?|e-books?|audiobooks?|"
+        r"gift cards?|personali[sz]ed)"
+        r"|\b(?:ebooks?|e-books?|audiobooks?|gift cards?|personali[sz]ed\s+\w+)\s+(?:are|is)\s+(?:also\s+|fully\s+)?"
+        r"(?:refundable|returnable|eligible for (?:a )?(?:return|refund))"
+    ),
+    "free_shipping_all": r"\bfree\s+(?:standard\s+)?shipping\s+on\s+(?:all|every|any)\s+orders?\b",
+}
+
+# Refund methods other than the original payment method (a tool result or the policy must name them).
+REFUND_METHOD_CLAIM = (
+    r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*)\b[^?!]{0,50}?\b(store credit|bookly credit|"
+    r"gift card|gift certificate|paypal|venmo|bank transfer|bank account|wire transfer|cheque|check|cash|voucher|"
+    r"coupon|points|visa|mastercard|amex|american express|discover|card ending(?: in)? \d{4})\b"
+)
+
+# --- Off-topic engagement -----------------------------------------------------------------------------
+
+# Sure signs that a reply does something other than support: each one blocks. Kept short and
+# structural (a recipe's quantities, code, a joke's set-up, a named book recommended), so support
+# replies that merely mention "weather", "hotel", "landlord" or "enjoy" never match.
+OFF_TOPIC_SURE: dict[str, str] = {
+    "recipe": (
+        r"\bpreheat\b|\b\d+(?:/\d+)?\s*(?:cups?|tablespoons?|tbsp|teaspoons?|tsp|grams|ounces|oz)\s+(?:of\s+)?"
+        r"(?:\w+\s+)?(?:flour|sugar|butter|milk|salt|water|oil|eggs?|rice|baking|cocoa|vanilla|bananas?)\b"
+        r"|\bbake (?:for|at) \d"
+    ),
+    "made_content": (
+        r"\bhere(?:'s| is| are)\s+(?:a|an|my|the|one|another|some|your|\w+)\s+(?:\w+\s+){0,3}?(?:recipe|joke|poem|"
+        r"haiku|limerick|story|riddle|song|rap|workout|itinerary|essay|script|function|snippet|program|sonnet|"
+        r"cover letter|pun)s?\b"
+        r"|\bknock,? knock\b|\broses are red\b|\bonce upon a time\b|\bwhy did the \w+ cross\b"
+        r"|\b(?:a|an|this|my|one)\s+(?:haiku|limerick|sonnet|poem|joke|riddle)\s+for you\b"
+    ),
+    "code": (
+        r"\bdef \w+\(|\bfunction \w*\s*\(|console\.log\(|\bprint\(|#include\b|public static void|"
+        r"\bSELECT\b[^.]{1,60}\bFROM\b|<script\b|\bimport \w+\s*$|\bpip install\b|\bnpm install\b|\breturn \w+\s*[;)]"
+    ),
+    "weather": (
+        r"\bforecast (?:for|says|shows|is|calls)\b|\b-?\d+\s?°\s?[FC]?\b|\bchance of (?:rain|snow|showers|storms)\b"
+    ),
+    "medical": (
+        r"\b\d+\s?mg\b|\btake (?:some\s+)?(?:ibuprofen|acetaminophen|paracetamol|aspirin|antihistamines?)\b"
+        r"|\bdosage\b|\bconsult (?:a|your) (?:doctor|physician|pharmacist|gp)\b|\bdrink plenty of (?:water|fluids)\b"
+    ),
+    "finance": (
+        r"\binvest(?:ing)? (?:in|your)\b|\bindex funds?\b|\bbitcoin\b|\bcrypto(?:currency|currencies)?\b|\broth ira\b"
+        r"|\b401\(?k\)?|\bstock market\b|\bdiversif(?:y|ied) (?:your )?portfolio\b"
+    ),
+    "legal": (
+        r"\byou (?:could|can|should|may want to|might want to) (?:sue|file a lawsuit|take (?:them|him|her) to court)\b"
+        r"|\bsmall claims court\b|\b(?:consult|talk to|speak with|contact) (?:a|an) (?:lawyer|attorney|solicitor)\b"
+        r"|\btenant(?:s'|'s)? rights\b"
+    ),
+    "homework": (
+        r"\b\d+\s*[x×*/+−-]\s*\d+\s*=\s*\d+|\bsolve for [a-z]\b|\bthe (?:derivative|integral) of\b"
+        r"|\bphotosynthesis\b|\bmitochondria\b|\bthe capital of [A-Z]\w+ is\b"
+        r"|\b(?:was born|was founded|was invented|was signed|was completed|was built|began|ended|broke out)"
+        r" in \d{3,4}\b"
+    ),
+    "sports": r"\b(?:super bowl|world cup|premier league|touchdowns?|home runs?|hat[- ]trick)\b",
+    "advice": (
+        r"\b(?:you should|try to|it helps to|make sure to)\s+(?:talk openly|communicate|meditate|stretch|"
+        r"get (?:more )?sleep|drink (?:more )?water|exercise)\b|\bcouples? (?:therapy|counsel)"
+    ),
+}
+# A recommendation of a named work: "I'd recommend The Name of the Rose", "you might enjoy Dune".
+RECOMMENDATION = (
+    r"(?i:\b(?:i(?:'d|\s+would)?\s+(?:highly\s+|also\s+|really\s+)?(?:recommend|suggest)(?:\s+reading|\s+trying)?"
+    r"|you(?:'d|\s+would|\s+might|\s+may|'ll|\s+will|\s+could)\s+(?:also\s+|really\s+)?(?:love|like|enjoy)"
+    r"|try reading|check out|a (?:great|good|wonderful|perfect) (?:book|read|pick|choice|next read) (?:is|would be)"
+    r"|if you (?:liked|enjoyed|loved) [^,.]{1,60},?(?: you(?:'ll|\s+will|\s+might)? (?:love|like|enjoy))?)"
+    r")\s+[\"“']?((?:[A-Z0-9][\w'’:-]*)(?:\s+(?:of|the|and|a|an|in|on|to|for|at|by|[A-Z0-9][\w'’:-]*)){0,8})"
+)
+# Capitalised words after "recommend" that are not a work's title.
+NOT_A_TITLE = frozenset(
+    {
+        *("i", "it", "its", "it's", "you", "your", "we", "our", "they", "them", "that", "this", "these", "those"),
+        *("bookly", "bk", "standard", "expedited", "checking", "contacting", "keeping", "waiting", "reaching"),
+        *("using", "trying", "reading", "double-checking", "letting", "asking", "ups", "usps", "fedex", "dhl"),
+    }
+)
+
+# Words that tie a reply to Bookly's support (orders, returns, policies, the account).
+SUPPORT_ANCHOR = (
+    r"\b(?:(?:our|bookly's|bookly|the|support|customer)\s+(?:support\s+)?team|support|send|sent|orders?|ordered|returns?|returned|returning|refund\w*|ship(?:s|ped|ping|ment)?|deliver\w*|tracking|track|"
+    r"parcel|package|password|log ?in|sign ?in|account|items?|books?|copy|copies|labels?|rma|emails?|bookly|carrier|"
+    r"courier|purchase\w*|paid|payment|receipt|eligib\w*|confirm\w*|address|bk-\d+|arriv\w*|dispatch\w*|"
+    r"(?:our|return|returns|refund|shipping|store|privacy|password)\s+polic(?:y|ies))\b"
+)
+# A reply of at least this many words with no support word and a word of another subject is off
+# topic (blocked); one of at least ANCHORLESS_WORDS with no support word at all is flagged.
+ANCHORLESS_HINTED_WORDS = 6
+ANCHORLESS_WORDS = 12
+
+# A sentence that wishes the customer well ("I hope you have a wonderful trip") engages nothing.
+PLEASANTRY = (
+    r"\b(?:hope|enjoy|have a (?:great|good|lovely|wonderful|nice|fantastic|safe)|wish|congrat\w*|happy|safe travels|"
+    r"take care|sounds (?:lovely|great|wonderful|fun)|good luck|have fun|sorry (?:to hear|about|for)|glad)\b"
+)
+
+# Words of other subjects. Alone they block nothing: they count only in a reply with no support word
+# (block), or three of one subject beside support words (flag).
+OFF_TOPIC_HINTS: dict[str, str] = {
+    "cooking": (
+        r"\brecipes?\b|\boven\b|\bflour\b|\bsugar\b|\bbutter\b|\bstir\b|\bboil\w*|\bgarlic\b|\bdough\b|\bbaking\b"
+        r"|\bcook\w*|\bingredients?\b|\bmeal\b|\bdinner\b"
+    ),
+    "coding": (
+        r"\bpython\b|\bjavascript\b|\bvariables?\b|\bloops?\b|\barrays?\b|\bcompil\w*|\bdebug\w*|\bsyntax\b|\bcode\b"
+        r"|\bprogramm\w*|\bsoftware\b|\blaptop\b|\bcomputer\b|\bram\b|\bcpu\b|\brouter\b|\bstartup programs\b"
+    ),
+    "weather": r"\bweather\b|\bsunny\b|\bcloudy\b|\brainy\b|\btemperatures?\b|\bhumid\w*|\bwindy\b|\bforecast\b",
+    "health": (
+        r"\bdoctor\b|\bfever\b|\bheadaches?\b|\bmedicines?\b|\bmedications?\b|\bsymptoms?\b|\bvitamins?\b|\bsleep\b"
+        r"|\bcaffeine\b|\bbedtime\b|\bdiet\b|\bprotein\b|\byoga\b|\bstress\b|\bflexibility\b|\bworkouts?\b"
+        r"|\bexercis\w*|\bcalories\b|\bmeditat\w*|\bibuprofen\b|\bparacetamol\b|\baspirin\b|\bacetaminophen\b"
+    ),
+    "money": (
+        r"\bsavings\b|\bloans?\b|\bdebt\b|\binvest\w*|\bstocks?\b|\bbonds\b|\bretirement\b|\binterest rates?\b"
+        r"|\bmortgage\b|\bbudget\w*|\btax(?:es)?\b"
+    ),
+    "travel": (
+        r"\bhotels?\b|\bflights?\b|\bairports?\b|\bitinerar\w*|\bsightseeing\b|\bvacation\b|\bbeach\b|\bmuseums?\b"
+    ),
+    "entertainment": (
+        r"\bjokes?\b|\bpoems?\b|\bfunny\b|\brhym\w*|\bverse\b|\bpuns?\b|\bpunchline\b|\bhaiku\b|\bmovies?\b|\bfilms?\b"
+        r"|\bsongs?\b|\bmusic\b"
+    ),
+    "recommendations": r"\brecommend\w*|\bgreat read\b|\bbestsellers?\b|\bgenres?\b|\bpage-turner\b|\bmust-read\b",
+    "sports": r"\bgames?\b|\bseason\b|\bleague\b|\bcoach\b|\bplayers?\b|\bstadium\b|\bscored?\b",
+    "politics": (
+        r"\belections?\b|\bpresident\w*|\bvot(?:e|ing|ers)\b|\bgovernment\b|\bpolitic\w*|\bcongress\b|\bimmigration\b"
+    ),
+    "legal": (
+        r"\blawyers?\b|\battorneys?\b|\blawsuits?\b|\bcourt\b|\btenants?\b|\blandlords?\b|\bcontracts?\b|\blegal\b"
+    ),
+    "science": (
+        r"\bplanet\w*|\bspecies\b|\batoms?\b|\bmolecules?\b|\bequations?\b|\bhistor\w*|\bcentur\w*|\bempire\b"
+        r"|\btower\b|\bmetres\b|\bmeters\b|\btall\b|\bcapital\b"
+    ),
+    "personal": (
+        r"\bgirlfriend\b|\bboyfriend\b|\brelationships?\b|\bpartner\b|\bdating\b|\bcover letter\b|\bjob\b"
+        r"|\bcareer\b|\binterview\b|\bspanish\b|\bfrench\b|\bgerman\b|\blanguage\b|\bsubtitles\b"
+    ),
+    "pets": r"\bdogs?\b|\bcats?\b|\bpets?\b|\bpupp(?:y|ies)\b|\bkittens?\b|\bvet\b|\bwalks\b",
+}

@@ -1,0 +1,95 @@
+"""The frozen test parts: nobody edits them silently (checksums), and every line is a well-formed case.
+
+A failing checksum here means a test part was edited. Do not update the pin: restore the file and
+add new cases to a new file (evals/data/README.md).
+"""
+
+import hashlib
+import json
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from chat.tools import TOOLS
+from evals.conversations import CONVERSATIONS, conversation_view
+from evals.report import TEST
+
+DATA = Path(__file__).resolve().parents[2] / "evals" / "data"
+
+PINNED_SHA256 = {
+    "l0_test.jsonl": "72a719f5abe203115ff0e367b9a05e842c0c4ad5cca65c97393ae1140f70d170",
+    "l4_test.jsonl": "2b4b737d7fa34d0f1d4459d5780273a365a9929338e9626520956ac2b3107347",
+}
+# sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
+PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
+
+L0_KEYS = {"id", "family", "expect", "text"}
+L4_KEYS = {"id", "family", "expect", "intent", "reply", "tool_results", "customer_texts", "today", "why"}
+INTENTS = {"order_status", "return", "policy", "clarification", "greeting", "out_of_scope", "handoff", None}
+MINIMUM = {
+    "l0_test.jsonl": {"pass": 160, "flag": 110},
+    "l4_test.jsonl": {"pass": 90, "block": 45},
+}
+
+
+def cases(name: str) -> list[dict]:
+    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
+
+
+def is_text(value) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+@pytest.mark.parametrize("name", sorted(PINNED_SHA256))
+def test_a_test_part_is_byte_for_byte_the_committed_file(name):
+    assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == PINNED_SHA256[name]
+
+
+@pytest.mark.parametrize("name", sorted(MINIMUM))
+def test_a_test_part_has_at_least_the_required_cases_of_each_kind(name):
+    counts = {expect: sum(case["expect"] == expect for case in cases(name)) for expect in MINIMUM[name]}
+    assert all(counts[expect] >= minimum for expect, minimum in MINIMUM[name].items()), counts
+
+
+@pytest.mark.parametrize("name", sorted(MINIMUM))
+def test_case_ids_are_unique_and_numbered_in_order(name):
+    prefix = name.split("_")[0] + "t"
+    assert [case["id"] for case in cases(name)] == [f"{prefix}-{n:04d}" for n in range(1, len(cases(name)) + 1)]
+
+
+def test_every_l0_line_is_a_customer_message_with_a_family_and_an_expectation():
+    for case in cases("l0_test.jsonl"):
+        assert set(case) == L0_KEYS, case["id"]
+        assert case["expect"] in {"pass", "flag"}, case["id"]
+        assert re.fullmatch(r"[a-z0-9_]+", case["family"]), case["id"]
+        assert is_text(case["text"]), case["id"]
+
+
+def test_every_l4_line_is_a_reply_with_the_tool_results_it_rests_on():
+    for case in cases("l4_test.jsonl"):
+        where = case["id"]
+        assert set(case) == L4_KEYS, where
+        assert case["expect"] in {"pass", "block"}, where
+        assert re.fullmatch(r"[a-z0-9_]+", case["family"]), where
+        assert case["intent"] in INTENTS, where
+        assert is_text(case["reply"]) and is_text(case["why"]), where
+        date.fromisoformat(case["today"])
+        assert isinstance(case["customer_texts"], list) and all(is_text(text) for text in case["customer_texts"])
+        for tool_result in case["tool_results"]:
+            name, result = tool_result
+            assert name in TOOLS, where
+            assert isinstance(result, dict) and result, where
+
+
+def test_the_test_conversations_are_the_frozen_ones():
+    frozen = [conversation_view(conversation) for conversation in CONVERSATIONS if conversation.part == TEST]
+    canonical = json.dumps(frozen, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert hashlib.sha256(canonical.encode()).hexdigest() == PINNED_TEST_CONVERSATIONS_SHA256
+
+
+def test_half_the_conversations_are_in_the_test_part():
+    test_ids = [conversation.id for conversation in CONVERSATIONS if conversation.part == TEST]
+    assert len(test_ids) * 2 == len(CONVERSATIONS)
+    assert len(set(conversation.id for conversation in CONVERSATIONS)) == len(CONVERSATIONS)
