@@ -277,6 +277,8 @@ class MessageStatusApi(BaseApi):
         run = selectors.run_for_message(message=message)
         if run is None:
             raise ApplicationError("not_found", "That message is not a customer message.", status=404)
+        if run.verified_customer:
+            session_rotate_for_verified_run(request, str(run.id))  # as the long-poll does (run_detail)
         shown = run_data(run)
         return Response(
             {

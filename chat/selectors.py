@@ -43,7 +43,8 @@ def message_get(*, thread: Thread, message_id: UUID) -> Message:
 
 
 def run_for_message(*, message: Message) -> Run | None:
-    run = Run.objects.select_related(*RUN_RELATED).filter(user_message=message).first()
+    runs = Run.objects.select_related(*RUN_RELATED).filter(user_message=message)
+    run = runs.annotate(verified_customer=run_verified_customer()).first()
     return run_with_action(run) if run is not None else None
 
 

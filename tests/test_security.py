@@ -214,6 +214,26 @@ def test_a_run_that_verifies_the_customer_rotates_the_session_once(alice, monkey
     assert _session_id(alice) == rotated
 
 
+def test_polling_by_message_id_rotates_after_verification_too(alice, monkeypatch):
+    call_command("load_demo_orders", verbosity=0)
+    model = ScriptedModel()
+    monkeypatch.setattr("chat.agent.get_model", lambda: model)
+    thread = alice.new_thread()
+    model.script(
+        tool_use_reply("lookup_order", {"order_id": "BK-10042", "customer_email": "sarah.chen@example.com"}),
+        text_reply("Your order BK-10042 was delivered."),
+    )
+    posted = alice.say(thread, "Where is BK-10042? I am sarah.chen@example.com").json()
+    before = _session_id(alice)
+
+    services.run_execute(run_id=posted["run"]["id"])
+    status = alice.get(f"/api/v1/threads/{thread}/messages/{posted['message']['id']}/status")
+
+    assert status.status_code == 200
+    assert _session_id(alice) != before
+    assert _with_session(before).get(f"/api/v1/threads/{thread}").status_code == 404
+
+
 def test_a_run_that_verifies_nobody_leaves_the_session_id_alone(alice, monkeypatch):
     model = ScriptedModel()
     monkeypatch.setattr("chat.agent.get_model", lambda: model)
