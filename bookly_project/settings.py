@@ -288,6 +288,15 @@ SPECTACULAR_SETTINGS = {
 
 FLOWER_BASIC_AUTH = env.str("FLOWER_BASIC_AUTH", default="")
 
+# --- Ops: /metrics and /readyz ------------------------------------------------
+
+# /metrics answers only with "Authorization: Bearer <METRICS_TOKEN>"; with no token it is off (404).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+METRICS_WINDOW_SECONDS = env.int("METRICS_WINDOW_SECONDS", default=300)  # what the *_recent figures cover
+# /readyz reports the queue stuck (503) past either bound.
+READY_QUEUE_MAX_WAIT_SECONDS = env.int("READY_QUEUE_MAX_WAIT_SECONDS", default=120)
+READY_QUEUE_MAX_DEPTH = env.int("READY_QUEUE_MAX_DEPTH", default=5000)
+
 # --- Static files, i18n -----------------------------------------------------
 
 STATIC_URL = "static/"

@@ -15,5 +15,6 @@ urlpatterns = [
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("healthz", api.healthz, name="healthz"),
     path("readyz", api.readyz, name="readyz"),
+    path("metrics", api.metrics, name="metrics"),
     path("admin/", admin.site.urls),
 ]

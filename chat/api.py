@@ -6,10 +6,12 @@ Called by the customer's browser; calls chat/selectors.py (reads) and chat/servi
 
 import asyncio
 import hashlib
+import hmac
 import json
 import re
 from uuid import UUID
 
+import prometheus_client
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connection
@@ -27,7 +29,7 @@ from rest_framework.views import APIView
 
 from bookly_project.errors import ApplicationError, error_response
 from bookly_project.limits import client_address, limit_hit
-from chat import actions, notify, selectors, services
+from chat import actions, monitoring, notify, selectors, services
 from chat.auth import customer_id_ensure, customer_id_get, session_rotate, session_rotate_for_verified_run
 from chat.models import Run
 from chat.schema import LIMIT_PARAMETER, MAX_OFFSET, RETRY_AFTER, WRITE_ERRORS, RunDetailSchema, errors_documented
@@ -42,6 +44,7 @@ from chat.serializers import (
     ThreadPageSerializer,
     ThreadSerializer,
     message_data,
+    message_list_item_data,
     run_data,
     thread_data,
 )
@@ -207,9 +210,10 @@ class MessageListCreateApi(BaseApi):
                 ) from None
             after = selectors.message_get(thread=thread, message_id=after_id)
         messages = selectors.messages_list(thread=thread, after=after, limit=limit)
-        return Response(
-            {"results": [message_data(message) for message in messages[:limit]], "has_more": len(messages) > limit}
-        )
+        page = messages[:limit]
+        decided = selectors.decided_actions(messages=page)
+        results = [message_list_item_data(message, decided.get(message.id)) for message in page]
+        return Response({"results": results, "has_more": len(messages) > limit})
 
     @extend_schema(
         request=MessageInputSerializer,
@@ -398,8 +402,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 def readyz(request: HttpRequest) -> JsonResponse:
-    """Readiness: Postgres and Redis both answer."""
-    checks = {"database": "ok", "redis": "ok" if settings.REDIS_URL else "not configured"}
+    """Readiness: Postgres and Redis answer, and the queue is moving (see chat/monitoring.py)."""
+    checks = {"database": "ok", "redis": "ok" if settings.REDIS_URL else "not configured", "queue": "ok"}
+    body: dict = {}
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
@@ -410,5 +415,27 @@ def readyz(request: HttpRequest) -> JsonResponse:
             Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1).ping()
         except RedisError:
             checks["redis"] = "unavailable"
-    ready = all(value != "unavailable" for value in checks.values())
-    return JsonResponse({"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503)
+    if checks["database"] == "ok":
+        queue = monitoring.queue_health()
+        checks["queue"] = "stuck" if queue.stuck else "ok"
+        body["queue"] = {"depth": queue.depth, "oldest_wait_seconds": round(queue.oldest_wait_seconds, 1)}
+    else:
+        checks["queue"] = "unknown"
+    ready = all(value in ("ok", "not configured") for value in checks.values())
+    body = {"status": "ok" if ready else "unavailable", "checks": checks, **body}
+    return JsonResponse(body, status=200 if ready else 503)
+
+
+METRICS_CONTENT_TYPE = prometheus_client.CONTENT_TYPE_LATEST
+
+
+def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus metrics (chat/monitoring.py), for a scraper holding METRICS_TOKEN; off without one."""
+    if not settings.METRICS_TOKEN:
+        return error_response(404, "not_found", "Not found.")
+    expected = f"Bearer {settings.METRICS_TOKEN}".encode()
+    if not hmac.compare_digest(request.headers.get("Authorization", "").encode(), expected):
+        response = error_response(401, "not_authenticated", "A valid metrics token is required.")
+        response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
+    return HttpResponse(prometheus_client.generate_latest(monitoring.REGISTRY), content_type=METRICS_CONTENT_TYPE)

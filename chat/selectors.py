@@ -3,7 +3,7 @@
 from uuid import UUID
 
 from asgiref.sync import sync_to_async
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 
 from bookly_project.db import db_connection_release
 from bookly_project.errors import not_found_error
@@ -33,6 +33,22 @@ def messages_list(*, thread: Thread, after: Message | None, limit: int) -> list[
     if after is not None:
         messages = messages.filter(seq__gt=after.seq)
     return list(messages[: limit + 1])
+
+
+def decided_actions(*, messages: list[Message]) -> dict[UUID, PendingAction]:
+    """The latest decided confirmation of each customer message's run, by message id (one query).
+
+    The page shows these cards again after a reload, with their outcome; an undecided one is
+    shown from the run's `required_action`, as before.
+    """
+    user_ids = [message.id for message in messages if message.role == Message.Role.USER]
+    decided = (
+        PendingAction.objects.filter(run__user_message_id__in=user_ids)
+        .exclude(decision=PendingAction.Decision.PENDING)
+        .annotate(message_id=F("run__user_message_id"))
+        .order_by("created_at")
+    )
+    return {action.message_id: action for action in decided}
 
 
 def message_get(*, thread: Thread, message_id: UUID) -> Message:

@@ -14,6 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from chat.models import Message, Run, Thread
+from guardrails.models import PendingAction
 from guardrails.services import required_action
 
 
@@ -64,13 +65,26 @@ class MessageSerializer(serializers.ModelSerializer):
         fields = ["id", "role", "content", "created_at"]
 
 
+class MessageListItemSerializer(MessageSerializer):
+    """A message in a thread's list: a customer message also carries its run's decided confirmation."""
+
+    action = serializers.DictField(
+        allow_null=True,
+        read_only=True,
+        help_text="required_action's fields plus `decision` (confirmed, declined, expired, rejected), or null.",
+    )
+
+    class Meta(MessageSerializer.Meta):
+        fields = [*MessageSerializer.Meta.fields, "action"]
+
+
 class ThreadPageSerializer(serializers.Serializer):
     results = ThreadSerializer(many=True)
     has_more = serializers.BooleanField()
 
 
 class MessagePageSerializer(serializers.Serializer):
-    results = MessageSerializer(many=True)
+    results = MessageListItemSerializer(many=True)
     has_more = serializers.BooleanField()
 
 
@@ -183,6 +197,14 @@ def message_data(message: Message | None) -> dict | None:
         "content": message.content,
         "created_at": _datetime(message.created_at),
     }
+
+
+def message_list_item_data(message: Message, decided_action: PendingAction | None) -> dict:
+    """A message as a thread's message list shows it (MessageListItemSerializer)."""
+    action = required_action(decided_action)
+    if action is not None:
+        action["decision"] = decided_action.decision
+    return {**message_data(message), "action": action}
 
 
 def run_error(run: Run) -> dict | None:

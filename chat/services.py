@@ -240,14 +240,16 @@ def run_claim(*, run_id: UUID | str) -> Run | None:
     return run
 
 
-def run_execute(*, run_id: UUID | str) -> None:
+def run_execute(*, run_id: UUID | str) -> str:
     """The task's body: claim the run, run the agent outside any transaction, record the end.
 
     Idempotent: a redelivered or duplicate task finds the run claimed and does nothing.
+    Returns the error code when this call recorded the run as failed, else "" (so the task can
+    report the failure to Celery's monitoring after the run is safely recorded).
     """
     run = run_claim(run_id=run_id)
     if run is None:
-        return
+        return ""
     notify.run_changed(run.id)
     try:
         outcome = agent.run_turn(run)
@@ -259,7 +261,8 @@ def run_execute(*, run_id: UUID | str) -> None:
         )
     # No release before finishing: the agent took this connection after its last model call,
     # and Celery gives it back when the task ends.
-    run_finish(run=run, outcome=outcome)
+    recorded = run_finish(run=run, outcome=outcome)
+    return outcome.error_code if recorded and outcome.status == Run.Status.FAILED else ""
 
 
 def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:

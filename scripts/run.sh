@@ -5,6 +5,35 @@ cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 mkdir -p var/broker var/broker-processed
 
+# The broker. Flower's broker page (queue lengths) and /metrics' queue depth need Redis, so
+# Redis is the default: REDIS_URL if set (in the environment or .env; set it empty for the
+# file broker), else a Redis already answering on 127.0.0.1:6379, else a private
+# redis-server started here and stopped on exit, else the file broker under var/.
+redis_answers() {
+  $PY -c 'import redis, sys; redis.Redis.from_url(sys.argv[1], socket_connect_timeout=0.5).ping()' "$1" 2>/dev/null
+}
+redis_pid=""
+stop_private_redis() {
+  if [ -n "$redis_pid" ]; then kill "$redis_pid" 2>/dev/null || true; fi
+}
+trap stop_private_redis EXIT
+if [ -n "${REDIS_URL+set}" ] || grep -qs '^REDIS_URL=' .env; then
+  broker_note="from REDIS_URL"
+elif redis_answers redis://127.0.0.1:6379/0; then
+  export REDIS_URL=redis://127.0.0.1:6379/0
+  broker_note="the local Redis on 127.0.0.1:6379, db 0"
+elif command -v redis-server >/dev/null; then
+  redis_port="${BOOKLY_REDIS_PORT:-6390}"
+  redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
+    --pidfile "$PWD/var/redis.pid" --logfile "$PWD/var/redis.log"
+  for _ in $(seq 50); do redis_answers "redis://127.0.0.1:$redis_port/0" && break; sleep 0.1; done
+  redis_pid=$(cat var/redis.pid)
+  export REDIS_URL="redis://127.0.0.1:$redis_port/0"
+  broker_note="a private redis-server on port $redis_port, stopped with the rest"
+else
+  broker_note="the file broker under var/ (no Redis found): Flower shows no broker page or queue length"
+fi
+
 export PORT="${PORT:-8000}"
 export FLOWER_PORT="${FLOWER_PORT:-5555}"
 if [ -z "${FLOWER_BASIC_AUTH:-}" ]; then
@@ -13,6 +42,11 @@ if [ -z "${FLOWER_BASIC_AUTH:-}" ]; then
   flower_note="generated for this run"
 else
   flower_note="from FLOWER_BASIC_AUTH"
+fi
+
+if [ -z "${METRICS_TOKEN:-}" ] && ! grep -qs '^METRICS_TOKEN=' .env; then
+  METRICS_TOKEN="$($PY -c 'import secrets; print(secrets.token_urlsafe(24))')"
+  export METRICS_TOKEN
 fi
 
 $PY manage.py migrate --noinput
@@ -28,8 +62,11 @@ cat <<INFO
     Chat page and API   http://127.0.0.1:${PORT}/        (API under /api/v1/, schema at /api/v1/schema/)
     Django admin        http://127.0.0.1:${PORT}/admin/  (create a login: .venv/bin/python manage.py createsuperuser)
     Celery Flower       http://127.0.0.1:${FLOWER_PORT}/  user:password ${FLOWER_BASIC_AUTH}  (${flower_note})
+    Prometheus metrics  curl -H "Authorization: Bearer ${METRICS_TOKEN:-<METRICS_TOKEN from .env>}" http://127.0.0.1:${PORT}/metrics
+    Broker              ${broker_note}
   Press Ctrl-C to stop everything.
 
 INFO
 # One worker process per core: a single process's consumer thread cannot feed hundreds of threads.
-exec .venv/bin/honcho start -p "$PORT" -c "worker=${WORKER_PROCESSES:-2}" -f Procfile
+# Not exec'd: the EXIT trap stops the private Redis after honcho has stopped the rest.
+.venv/bin/honcho start -p "$PORT" -c "worker=${WORKER_PROCESSES:-2}" -f Procfile

@@ -170,7 +170,9 @@ def managed_process(args: list[str], *, env: dict, name: str, ready: Callable[[P
 
 
 @contextlib.contextmanager
-def celery_worker(env_overrides: dict | None = None, *, concurrency: int = 8, name: str = "worker") -> Iterator[Path]:
+def celery_worker(
+    env_overrides: dict | None = None, *, concurrency: int = 8, name: str = "worker", extra_args: tuple[str, ...] = ()
+) -> Iterator[Path]:
     """Start `celery worker` against the test database and Redis; yield its log path; stop it."""
     args = [
         sys.executable,
@@ -189,6 +191,7 @@ def celery_worker(env_overrides: dict | None = None, *, concurrency: int = 8, na
         "--without-gossip",
         "--hostname",
         f"{name}@%h",
+        *extra_args,
     ]
     with managed_process(
         args, env=server_env(env_overrides), name=name, ready=lambda log: "ready." in log.read_text()

@@ -423,7 +423,7 @@ def test_healthz_and_readyz(client):
     assert client.get("/healthz").json() == {"status": "ok"}
     ready = client.get("/readyz")
     assert ready.status_code == 200
-    assert ready.json()["checks"] == {"database": "ok", "redis": "ok"}
+    assert ready.json()["checks"] == {"database": "ok", "redis": "ok", "queue": "ok"}
 
 
 def test_readyz_is_503_when_redis_is_down(client, settings):

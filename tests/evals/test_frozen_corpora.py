@@ -21,6 +21,8 @@ DATA = Path(__file__).resolve().parents[2] / "evals" / "data"
 PINNED_SHA256 = {
     "l0_test.jsonl": "72a719f5abe203115ff0e367b9a05e842c0c4ad5cca65c97393ae1140f70d170",
     "l4_test.jsonl": "2b4b737d7fa34d0f1d4459d5780273a365a9929338e9626520956ac2b3107347",
+    "l0_test2.jsonl": "f5a76c73480250bb5e131a0c1765063569d7e7a9ab5f4c03b8a00d6dd7bfa3aa",
+    "l4_test2.jsonl": "738eac6a82e7c9f110ba3ef6114b51edcb6a52dbee392b89916df922b1494693",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -31,7 +33,13 @@ INTENTS = {"order_status", "return", "policy", "clarification", "greeting", "out
 MINIMUM = {
     "l0_test.jsonl": {"pass": 160, "flag": 110},
     "l4_test.jsonl": {"pass": 90, "block": 45},
+    "l0_test2.jsonl": {"pass": 150, "flag": 100},
+    "l4_test2.jsonl": {"pass": 100, "block": 70},
 }
+# Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second).
+ID_PREFIX = {"l0_test.jsonl": "l0t", "l4_test.jsonl": "l4t", "l0_test2.jsonl": "l0u", "l4_test2.jsonl": "l4u"}
+L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
+L4_PARTS = sorted(name for name in MINIMUM if name.startswith("l4_"))
 
 
 def cases(name: str) -> list[dict]:
@@ -55,20 +63,22 @@ def test_a_test_part_has_at_least_the_required_cases_of_each_kind(name):
 
 @pytest.mark.parametrize("name", sorted(MINIMUM))
 def test_case_ids_are_unique_and_numbered_in_order(name):
-    prefix = name.split("_")[0] + "t"
+    prefix = ID_PREFIX[name]
     assert [case["id"] for case in cases(name)] == [f"{prefix}-{n:04d}" for n in range(1, len(cases(name)) + 1)]
 
 
-def test_every_l0_line_is_a_customer_message_with_a_family_and_an_expectation():
-    for case in cases("l0_test.jsonl"):
+@pytest.mark.parametrize("name", L0_PARTS)
+def test_every_l0_line_is_a_customer_message_with_a_family_and_an_expectation(name):
+    for case in cases(name):
         assert set(case) == L0_KEYS, case["id"]
         assert case["expect"] in {"pass", "flag"}, case["id"]
         assert re.fullmatch(r"[a-z0-9_]+", case["family"]), case["id"]
         assert is_text(case["text"]), case["id"]
 
 
-def test_every_l4_line_is_a_reply_with_the_tool_results_it_rests_on():
-    for case in cases("l4_test.jsonl"):
+@pytest.mark.parametrize("name", L4_PARTS)
+def test_every_l4_line_is_a_reply_with_the_tool_results_it_rests_on(name):
+    for case in cases(name):
         where = case["id"]
         assert set(case) == L4_KEYS, where
         assert case["expect"] in {"pass", "block"}, where

@@ -24,6 +24,7 @@
   const FAILED = new Set(["failed", "expired", "cancelled"]);
   const POLL_MIN_MS = 1000;
   const POLL_MAX_MS = 10000;
+  const SLOW_AFTER_MS = 15000; // a reply still awaited after this long gets the "taking longer" note
 
   // localStorage can be missing or full (private windows): the page still works without it.
   const storage = {
@@ -54,6 +55,7 @@
     scroller: byId("conversation"),
     log: byId("messages"),
     typing: byId("typing"),
+    slowNote: byId("slow-note"),
     form: byId("composer"),
     input: byId("message-input"),
     notice: byId("notice"),
@@ -324,9 +326,23 @@
 
   function updateChrome() {
     ui.typing.hidden = state.waiting.size === 0;
+    updateSlowNote();
     const hasMessages = ui.log.querySelector(".msg--user, .msg--bot:not(.msg--welcome)") !== null;
     ui.suggestions.hidden = hasMessages;
     root.classList.toggle("chat--active", hasMessages);
+  }
+
+  let slowTimer = null;
+
+  /** "Taking longer than usual": shown once the longest-waiting reply has waited SLOW_AFTER_MS. */
+  function updateSlowNote() {
+    clearTimeout(slowTimer);
+    ui.slowNote.hidden = true;
+    if (state.waiting.size === 0) return;
+    const since = Math.min(...[...state.waiting].map((turn) => turn.waitingSince));
+    const left = since + SLOW_AFTER_MS - Date.now();
+    if (left > 0) slowTimer = setTimeout(updateSlowNote, left);
+    else ui.slowNote.hidden = false;
   }
 
   function messageRow(role, content, createdAt) {
@@ -399,9 +415,9 @@
       this.row.classList.remove("msg--failed");
     }
 
-    showProblem(title, detail, retry) {
+    showProblem(title, detail, retry, label = "Try again") {
       this.row.classList.add("msg--failed");
-      const button = el("button", { className: "btn btn--small", text: "Try again", attrs: { type: "button" } });
+      const button = el("button", { className: "btn btn--small", text: label, attrs: { type: "button" } });
       button.addEventListener("click", () => {
         button.disabled = true;
         retry();
@@ -497,6 +513,9 @@
         } else if (error.status === 409 && error.code === "idempotency_in_progress" && conflicts < 5) {
           conflicts += 1;
           await sleep(POLL_MIN_MS);
+        } else if (error.status === 409 && error.code === "thread_closed") {
+          showThreadClosed(turn);
+          return false;
         } else {
           turn.setStatus("Not sent");
           turn.showProblem("Your message wasn't sent.", friendlySendError(error), () => post(turn));
@@ -504,6 +523,20 @@
         }
       }
     }
+  }
+
+  /** The conversation has ended (a turn or token bound): trying again cannot help, a new chat can. */
+  function showThreadClosed(turn) {
+    turn.setStatus("Not sent");
+    turn.showProblem(
+      "This conversation has ended.",
+      "Start a new chat and we'll send your message there.",
+      () => {
+        startOver();
+        send(turn.content);
+      },
+      "Start a new chat",
+    );
   }
 
   function friendlySendError(error) {
@@ -523,6 +556,7 @@
    */
   async function watch(turn, run) {
     turn.runId = run.id;
+    turn.waitingSince = Date.now();
     state.waiting.add(turn);
     updateChrome();
     let longPoll = true;
@@ -606,13 +640,10 @@
 
   // --- The confirmation card (run.status === "requires_action") -------------------------------
 
-  function showActionCard(turn, run) {
-    const action = run.required_action;
-    if (!action) {
-      turn.showProblem("We need your confirmation, but couldn't load the details.", "Please send your request again.", () => retryAsNew(turn));
-      return;
-    }
-    if (document.querySelector(`[data-action-id="${CSS.escape(action.id)}"]`)) return;
+  const EXPIRED_TEXT = "This confirmation has expired. Send a message if you still want to return these items.";
+
+  /** The card of one return preview: its row and the parts that change (buttons, outcome, expiry). */
+  function actionCardBuild(action) {
     const preview = action.preview || {};
     const titleId = `action-title-${action.id}`;
 
@@ -648,6 +679,21 @@
       el("span", { className: "visually-hidden", text: "Bookly asks you to confirm:" }),
       card,
     ]);
+    return { row, card, confirm, decline, outcome, expiry };
+  }
+
+  function cardShown(action) {
+    return document.querySelector(`[data-action-id="${CSS.escape(action.id)}"]`) !== null;
+  }
+
+  function showActionCard(turn, run) {
+    const action = run.required_action;
+    if (!action) {
+      turn.showProblem("We need your confirmation, but couldn't load the details.", "Please send your request again.", () => retryAsNew(turn));
+      return;
+    }
+    if (cardShown(action)) return;
+    const { row, card, confirm, decline, outcome, expiry } = actionCardBuild(action);
     ui.log.append(row);
 
     const controls = {
@@ -662,32 +708,57 @@
         outcome.textContent = text;
         card.dataset.outcome = kind;
       },
+      /** Answered, declined or expired: no more buttons, and no "Please confirm by" either. */
       close() {
         state.openCards.delete(controls);
         clearTimeout(expiryTimer);
+        expiry.textContent = "";
+      },
+      /** Open for an answer (again, after an answer that could not be sent). */
+      open() {
+        state.openCards.add(controls);
+        controls.setEnabled(true);
+        const expiresAt = action.expires_at ? Date.parse(action.expires_at) : NaN;
+        if (Number.isNaN(expiresAt)) return;
+        if (expiresAt <= Date.now()) {
+          expire();
+        } else {
+          expiry.textContent = `Please confirm by ${clock(action.expires_at)}.`;
+          clearTimeout(expiryTimer);
+          expiryTimer = setTimeout(expire, Math.min(expiresAt - Date.now(), 2 ** 31 - 1));
+        }
       },
     };
-    state.openCards.add(controls);
+    let expiryTimer = null;
+    const expire = () => {
+      controls.close();
+      controls.setEnabled(false);
+      controls.setOutcome(EXPIRED_TEXT, "expired");
+    };
     confirm.addEventListener("click", () => decide(controls, "confirm"));
     decline.addEventListener("click", () => decide(controls, "decline"));
-
-    let expiryTimer = null;
-    const expiresAt = action.expires_at ? Date.parse(action.expires_at) : NaN;
-    if (!Number.isNaN(expiresAt)) {
-      const expire = () => {
-        controls.close();
-        controls.setEnabled(false);
-        controls.setOutcome("This confirmation has expired. Send a message if you still want to return these items.", "expired");
-      };
-      if (expiresAt <= Date.now()) {
-        expire();
-      } else {
-        expiry.textContent = `Please confirm by ${clock(action.expires_at)}.`;
-        expiryTimer = setTimeout(expire, Math.min(expiresAt - Date.now(), 2 ** 31 - 1));
-      }
-    }
+    controls.open();
     updateChrome();
     scrollToEnd();
+  }
+
+  const DECIDED_OUTCOMES = {
+    confirmed: ["Return confirmed", "confirmed"],
+    declined: ["Return cancelled", "cancelled"],
+    expired: [EXPIRED_TEXT, "expired"],
+    rejected: ["We couldn't start this return.", "error"],
+  };
+
+  /** After a reload: the card of a confirmation already decided, with its outcome and no live buttons. */
+  function showDecidedCard(action) {
+    if (cardShown(action)) return;
+    const { row, card, confirm, decline, outcome } = actionCardBuild(action);
+    const [text, kind] = DECIDED_OUTCOMES[action.decision] || ["", ""];
+    confirm.disabled = true;
+    decline.disabled = true;
+    outcome.textContent = text;
+    card.dataset.outcome = kind;
+    ui.log.append(row);
   }
 
   async function decide(controls, decision) {
@@ -707,8 +778,7 @@
       turn.decided.delete(action.id);
       if (error instanceof NetworkError || error instanceof TimeoutError || error.status >= 500) {
         controls.setOutcome("We couldn't send your answer. Please check your connection and try again.", "error");
-        controls.setEnabled(true);
-        state.openCards.add(controls);
+        controls.open();
       } else {
         controls.setOutcome(error.message || "This confirmation can no longer be answered.", "error");
       }
@@ -746,8 +816,7 @@
     controls.turn.decided.delete(controls.action.id);
     controls.turn.quiet = false;
     controls.setOutcome("", "");
-    controls.setEnabled(true);
-    state.openCards.add(controls);
+    controls.open();
   }
 
   // --- Loading a stored conversation ---------------------------------------------------------
@@ -802,6 +871,7 @@
         row.dataset.messageId = message.id;
         ui.log.append(row);
       }
+      if (message.action) showDecidedCard(message.action);
     });
     updateChrome();
     scrollToEnd(true);
