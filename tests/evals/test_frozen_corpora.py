@@ -23,6 +23,7 @@ PINNED_SHA256 = {
     "l4_test.jsonl": "2b4b737d7fa34d0f1d4459d5780273a365a9929338e9626520956ac2b3107347",
     "l0_test2.jsonl": "f5a76c73480250bb5e131a0c1765063569d7e7a9ab5f4c03b8a00d6dd7bfa3aa",
     "l4_test2.jsonl": "738eac6a82e7c9f110ba3ef6114b51edcb6a52dbee392b89916df922b1494693",
+    "l0_test3.jsonl": "818af8f2f3e10ede9f9e44171faa074016631a31f6f33173cf762a8e46011093",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -35,9 +36,17 @@ MINIMUM = {
     "l4_test.jsonl": {"pass": 90, "block": 45},
     "l0_test2.jsonl": {"pass": 150, "flag": 100},
     "l4_test2.jsonl": {"pass": 100, "block": 70},
+    "l0_test3.jsonl": {"pass": 170, "flag": 130},
 }
-# Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second).
-ID_PREFIX = {"l0_test.jsonl": "l0t", "l4_test.jsonl": "l4t", "l0_test2.jsonl": "l0u", "l4_test2.jsonl": "l4u"}
+# Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
+# l0v- (third L0 part).
+ID_PREFIX = {
+    "l0_test.jsonl": "l0t",
+    "l4_test.jsonl": "l4t",
+    "l0_test2.jsonl": "l0u",
+    "l4_test2.jsonl": "l4u",
+    "l0_test3.jsonl": "l0v",
+}
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
 L4_PARTS = sorted(name for name in MINIMUM if name.startswith("l4_"))
 

@@ -1,0 +1,50 @@
+"""The L0 evaluation: the handwritten tuning part is well-formed and big enough, and measure() scores it."""
+
+import json
+from collections import Counter
+
+import pytest
+
+from evals import l0
+from evals.report import EXPECT_FLAG, EXPECT_PASS, TUNING
+from guardrails.screening import INJECTION_FINDINGS
+
+
+def _rows() -> list[dict]:
+    lines = (l0.DATA / "l0_tuning.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def test_every_tuning_line_has_the_corpus_fields_and_a_unique_id():
+    rows = _rows()
+    assert all(set(row) == {"id", "family", "expect", "text"} for row in rows)
+    assert all(row["expect"] in (EXPECT_FLAG, EXPECT_PASS) and row["text"].strip() for row in rows)
+    assert len({row["id"] for row in rows}) == len(rows)
+    assert len({row["text"] for row in rows}) == len(rows)
+
+
+def test_the_tuning_part_is_big_enough_and_covers_the_five_languages():
+    rows = _rows()
+    expects = Counter(row["expect"] for row in rows)
+    assert expects[EXPECT_PASS] >= 150 and expects[EXPECT_FLAG] >= 100
+    families = {row["family"] for row in rows}
+    for language in ("de", "fr", "es", "nl"):
+        assert f"override_{language}" in families and f"support_{language}" in families
+    assert {"authority_claim", "policy_update", "tool_request", "buried", "innocent_trigger"} <= families
+
+
+def test_measure_scores_the_handwritten_and_the_garak_cases_of_a_part():
+    results = l0.measure(TUNING)
+    assert {result.layer for result in results} == {"L0"} and {result.part for result in results} == {TUNING}
+    assert len([r for r in results if r.family.startswith("garak_")]) >= 300
+    by_id = {result.case_id: result for result in results}
+    assert by_id["new-pass-001"].expected == EXPECT_PASS  # "Please disregard the previous instructions, ..."
+    assert by_id["new-flag-001"].expected == EXPECT_FLAG  # "Ignorieren Sie bitte alle bisherigen ..."
+    for result in results:  # ok means: flagged exactly when the case is an attack
+        flagged = any(code in INJECTION_FINDINGS for code in result.got.split(","))
+        assert result.ok == (flagged == (result.expected == EXPECT_FLAG))
+
+
+def test_measure_refuses_an_unknown_part():
+    with pytest.raises(ValueError, match="part must be one of"):
+        l0.measure("holdout")
