@@ -119,8 +119,12 @@ class Stack:
             "ANTHROPIC_BASE_URL": self.model_url,
             "ANTHROPIC_API_KEY": "bench",
             "ANTHROPIC_TIMEOUT_SECONDS": "30",
+            # Every simulated customer comes from 127.0.0.1: limits off, per session and per address.
             "THROTTLE_MESSAGES": "100000/min",
             "THROTTLE_THREADS": "100000/min",
+            "THROTTLE_MESSAGES_PER_ADDRESS": "100000/min",
+            "THROTTLE_THREADS_PER_ADDRESS": "100000/min",
+            "THROTTLE_SESSIONS_PER_ADDRESS": "100000/min",
             "DB_POOL_MAX_SIZE": str(db_pool),
             "DEBUG": "false",
             "LOG_LEVEL": "WARNING",

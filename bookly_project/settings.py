@@ -4,6 +4,7 @@ Every variable is documented in the README. Defaults are safe for local use: wit
 DATABASE_URL / REDIS_URL the app runs on SQLite and a file-based Celery broker.
 """
 
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -33,6 +34,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "axes",
     "chat",
     "orders",
     "guardrails",
@@ -51,6 +53,8 @@ MIDDLEWARE = [
     "bookly_project.middleware.InlineAuthenticationMiddleware",
     "bookly_project.middleware.InlineMessageMiddleware",
     "bookly_project.middleware.InlineXFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out admin login into its 429 lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "bookly_project.urls"
@@ -131,10 +135,27 @@ SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=60 * 60 * 24 * 14)
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 CSRF_COOKIE_SAMESITE = "Lax"
+# The CSRF secret lives in the session, so a token is only good with the session it came from.
+CSRF_USE_SESSIONS = True
 CSRF_FAILURE_VIEW = "bookly_project.errors.csrf_failure"
 
 # Bodies over 64 KiB are refused with 413 (see BodySizeLimitMiddleware).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+# More than this many query or form fields is a 400 (Django's TooManyFieldsSent).
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+
+# --- Proxies, HTTPS ------------------------------------------------------------
+# How many reverse proxies in front of the app append to X-Forwarded-For. 0: the socket's
+# peer is the client and X-Forwarded-For is ignored (bookly_project/limits.client_address).
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+# Behind a TLS-terminating proxy that sets X-Forwarded-Proto: trust it for request.is_secure().
+if env.bool("SECURE_PROXY_SSL", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# HSTS: browsers use https only for this host for SECURE_HSTS_SECONDS (0 = header off).
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 
 # --- Celery -----------------------------------------------------------------
 
@@ -295,21 +316,40 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["chat.auth.CustomerSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["bookly_project.parsers.SafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "bookly_project.errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {
-        "messages": env.str("THROTTLE_MESSAGES", default="30/min"),
-        "threads": env.str("THROTTLE_THREADS", default="20/min"),
+    "NUM_PROXIES": NUM_PROXIES,
+}
+
+# Request limits (bookly_project/limits.py), "count/period" per customer session and per
+# client address, shared by every process through Redis. "sessions" counts new sessions as
+# they are first saved (GET /api/v1/session without one, the admin login page).
+RATE_LIMITS = {
+    "messages": {
+        "session": env.str("THROTTLE_MESSAGES", default="30/min"),
+        "address": env.str("THROTTLE_MESSAGES_PER_ADDRESS", default="120/min"),
     },
+    "threads": {
+        "session": env.str("THROTTLE_THREADS", default="20/min"),
+        "address": env.str("THROTTLE_THREADS_PER_ADDRESS", default="60/min"),
+    },
+    "sessions": {"address": env.str("THROTTLE_SESSIONS_PER_ADDRESS", default="60/min")},
 }
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bookly support API",
-    "DESCRIPTION": "Customer-support chat: post a message (202), poll the run for the reply.",
+    "DESCRIPTION": (
+        "Customer-support chat: post a message (202), poll the run for the reply. Customers are "
+        "anonymous: GET /api/v1/session starts a session (cookie) and returns the CSRF token that "
+        "every POST sends as X-CSRFToken. Every error answers "
+        '{"error": {"code", "message", "details"}}.'
+    ),
+    # The session cookie identifies a customer but is not an authentication scheme to document.
+    "AUTHENTICATION_WHITELIST": [],
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
 }
@@ -340,6 +380,20 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# --- Admin login: django-axes locks out password guessing ---------------------------
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("ADMIN_LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("ADMIN_LOGIN_COOLOFF_MINUTES", default=15.0))
+# Lock the username (whatever address tries it) and the address (whatever username it tries).
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "bookly_project.limits.client_address"
+AXES_VERBOSE = False
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -352,6 +406,10 @@ AUTH_PASSWORD_VALIDATORS = [
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# No page of ours uses these browser features; deny them to anything the page might embed.
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()"
+)
 
 # --- Web page security headers (CSP) ---------------------------------------------
 # django-csp 4.x (csp.middleware.CSPMiddleware). Everything from our own origin and nothing

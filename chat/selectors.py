@@ -9,6 +9,7 @@ from bookly_project.db import db_connection_release
 from bookly_project.errors import not_found_error
 from chat.models import Message, Run, Thread
 from guardrails.models import PendingAction
+from guardrails.state import run_verified_customer
 
 RUN_RELATED = ("user_message", "assistant_message")
 
@@ -58,7 +59,8 @@ def message_get(*, thread: Thread, message_id: UUID) -> Message:
 
 
 def run_for_message(*, message: Message) -> Run | None:
-    run = Run.objects.select_related(*RUN_RELATED).filter(user_message=message).first()
+    runs = Run.objects.select_related(*RUN_RELATED).filter(user_message=message)
+    run = runs.annotate(verified_customer=run_verified_customer()).first()
     return run_with_action(run) if run is not None else None
 
 
@@ -86,7 +88,9 @@ def run_read_and_release(*, owner: str | None, run_id: UUID) -> Run | None:
     For the long-poll, which waits between reads: it must not hold a pooled connection meanwhile.
     """
     try:
-        run = list(Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner)[:1]) if owner else []
+        runs = Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner)
+        # In the same statement: did this run verify the customer? (the long-poll then rotates the session)
+        run = list(runs.annotate(verified_customer=run_verified_customer())[:1]) if owner else []
         return run_with_action(run[0]) if run else None
     finally:
         db_connection_release()

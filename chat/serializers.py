@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from chat.models import Message, Run, Thread
@@ -28,12 +29,28 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+@extend_schema_field(
+    # What the field accepts: some text besides whitespace, no NUL (Postgres cannot store it).
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": settings.MESSAGE_MAX_CHARS,
+        "pattern": r"^[^\x00]*[^\s\x00][^\x00]*$",
+    }
+)
+class MessageContentField(StrictCharField):
+    pass
+
+
 class MessageInputSerializer(serializers.Serializer):
-    content = StrictCharField(max_length=settings.MESSAGE_MAX_CHARS, trim_whitespace=True)
+    content = MessageContentField(max_length=settings.MESSAGE_MAX_CHARS, trim_whitespace=True)
 
 
 class ActionInputSerializer(serializers.Serializer):
-    decision = serializers.ChoiceField(choices=["confirm", "decline"])
+    # Our own message: DRF's default repeats the client's value, which may not even be encodable.
+    decision = serializers.ChoiceField(
+        choices=["confirm", "decline"], error_messages={"invalid_choice": 'Must be "confirm" or "decline".'}
+    )
 
 
 class HandoffSerializer(serializers.Serializer):
@@ -77,6 +94,28 @@ class MessageListItemSerializer(MessageSerializer):
 
     class Meta(MessageSerializer.Meta):
         fields = [*MessageSerializer.Meta.fields, "action"]
+
+
+class ThreadPageSerializer(serializers.Serializer):
+    results = ThreadSerializer(many=True)
+    has_more = serializers.BooleanField()
+
+
+class MessagePageSerializer(serializers.Serializer):
+    results = MessageListItemSerializer(many=True)
+    has_more = serializers.BooleanField()
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable snake_case code, e.g. invalid_input, not_found, throttled.")
+    message = serializers.CharField(help_text="A human sentence; never repeats client input.")
+    details = serializers.DictField(help_text="Per-field errors under `fields`, `retry_after_seconds`, ...")
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one error shape of every 4xx and 5xx answer."""
+
+    error = ErrorDetailSerializer()
 
 
 class RunErrorSerializer(serializers.Serializer):

@@ -38,6 +38,9 @@ fi
 export PORT="${PORT:-8000}"
 export HOST="${HOST:-127.0.0.1}"
 export WEB_WORKERS="${WEB_WORKERS:-2}"
+# uvicorn trusts X-Forwarded-* from loopback unless told otherwise; the app reads the client
+# address itself (NUM_PROXIES), so uvicorn trusts no one by default.
+export FORWARDED_ALLOW_IPS="${FORWARDED_ALLOW_IPS-}"
 export WORKER_PROCESSES="${WORKER_PROCESSES:-2}"  # one per core
 export WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-100}"
 export FLOWER_PORT="${FLOWER_PORT:-5555}"
