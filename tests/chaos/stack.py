@@ -41,6 +41,10 @@ CHAOS_SETTINGS = {
     "ANTHROPIC_TIMEOUT_SECONDS": "30",
     "THROTTLE_MESSAGES": "100000/min",
     "THROTTLE_THREADS": "100000/min",
+    # Every simulated customer comes from 127.0.0.1: the per-address limits would count them as one.
+    "THROTTLE_MESSAGES_PER_ADDRESS": "100000/min",
+    "THROTTLE_THREADS_PER_ADDRESS": "100000/min",
+    "THROTTLE_SESSIONS_PER_ADDRESS": "100000/min",
     "DB_POOL_MAX_SIZE": "10",
     "DB_POOL_TIMEOUT": "3",
 }
