@@ -32,9 +32,9 @@ def _model_call_factory(model_url: str):
     django.setup()
     from django.conf import settings
 
-    from chat import prompts
-    from chat.llm import with_cache_breakpoints
-    from chat.tools import tool_schemas
+    from chat.agent import prompts
+    from chat.agent.llm import with_cache_breakpoints
+    from chat.agent.tools import tool_schemas
 
     client = anthropic.Anthropic(base_url=model_url, api_key="bench", max_retries=0, timeout=60)
     system = [*prompts.system_blocks(), {**prompts.reminder_block(reanchor=False), "bookly_uncached": True}]

@@ -51,7 +51,7 @@ def measure(fake_model_url: str) -> dict:
     from django.test import Client
 
     from chat import services
-    from chat.llm import get_model
+    from chat.agent.llm import get_model
 
     counter = StatementCounter()
     db_logger = logging.getLogger("django.db.backends")

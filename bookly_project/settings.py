@@ -257,7 +257,7 @@ L4_SECOND_OPINION_MODEL = env.str("L4_SECOND_OPINION_MODEL", default="claude-hai
 L4_SECOND_OPINION_TIMEOUT_SECONDS = env.float("L4_SECOND_OPINION_TIMEOUT_SECONDS", default=5.0)
 L4_SECOND_OPINION_MAX_TOKENS = env.int("L4_SECOND_OPINION_MAX_TOKENS", default=5)
 
-# --- Model client resilience (chat/llm.py, chat/breaker.py) -------------------
+# --- Model client resilience (chat/agent/llm.py, chat/agent/breaker.py) -------------------
 # One retry policy, ours (the SDK's own retries stay off): 429, 529, 5xx, connection
 # errors and timeouts are retried with exponential backoff and full jitter, never past
 # the run's deadline nor past MODEL_CALL_BUDGET_SECONDS for one model call.

@@ -29,7 +29,7 @@ from rest_framework.views import APIView
 
 from bookly_project.errors import ApplicationError, error_response
 from bookly_project.limits import client_address, limit_hit
-from chat import actions, handoff, monitoring, notify, selectors, services
+from chat import confirmations, handoff, monitoring, notify, selectors, services
 from chat.auth import customer_id_ensure, customer_id_get, session_rotate, session_rotate_for_verified_run
 from chat.models import Run, Thread
 from chat.schema import LIMIT_PARAMETER, MAX_OFFSET, RETRY_AFTER, WRITE_ERRORS, RunDetailSchema, errors_documented
@@ -314,7 +314,7 @@ class RunActionApi(BaseApi):
         run = selectors.run_get(owner=customer_id_get(request), run_id=run_id)
         data = ActionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        run = actions.action_decide(run=run, action_id=action_id, decision=data.validated_data["decision"])
+        run = confirmations.action_decide(run=run, action_id=action_id, decision=data.validated_data["decision"])
         return Response(run_data(selectors.run_with_action(run)), status=status.HTTP_202_ACCEPTED)
 
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from bookly_project.errors import ApplicationError
 from chat import notify, services
-from chat.agent import BLOCKS_NOT_FAILURES, TurnOutcome
+from chat.agent.steps import BLOCKS_NOT_FAILURES, TurnOutcome
 from chat.models import Message, Run, Thread, ToolCall
 from guardrails.models import GuardrailEvent, PendingAction
 from guardrails.state import thread_guard_state

@@ -1,6 +1,6 @@
 """The short steps a customer sees while a run works: fixed, server-written labels, never model text.
 
-Read by chat/agent.py (a tool starts) and guardrails/approvals.py (a return waits for staff).
+Read by chat/agent/loop.py (a tool starts) and guardrails/approvals.py (a return waits for staff).
 """
 
 # Keyed by tool name: a tool that is not listed shows no step.

@@ -1,4 +1,4 @@
-"""Writes of the chat app. Called by chat/api.py and chat/tasks.py; runs turns via chat/agent.py.
+"""Writes of the chat app. Called by chat/api.py and chat/tasks.py; runs turns via chat/agent/loop.py.
 
 Every state change of a run is a conditional UPDATE on its current status, so two
 workers, a redelivered task and the sweep can race without doing anything twice.
@@ -20,8 +20,9 @@ from django.utils import timezone
 from bookly_project.celery import app as celery_app
 from bookly_project.db import db_connection_release
 from bookly_project.errors import ApplicationError, not_found_error
-from chat import actions, agent, handoff, notify
-from chat.llm import get_model
+from chat import confirmations, handoff, notify
+from chat.agent import loop, steps
+from chat.agent.llm import get_model
 from chat.models import Message, Run, Thread
 from guardrails.models import PendingAction
 
@@ -127,7 +128,7 @@ def _message_store(
                 # The customer wrote instead of confirming: the paused run resumes (and
                 # finishes) before this message's run, which waits behind it. A return already
                 # confirmed and waiting for staff approval refuses the message instead (409).
-                actions.pending_actions_decline_for_thread(thread_id=thread_id)
+                confirmations.pending_actions_decline_for_thread(thread_id=thread_id)
             message = Message.objects.create(
                 thread_id=thread_id,
                 seq=seq,
@@ -286,7 +287,7 @@ _REQUEUE_BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 STORAGE_UNAVAILABLE = "storage_unavailable"
 
 
-QUEUE_TIMEOUT = agent.TurnOutcome(
+QUEUE_TIMEOUT = steps.TurnOutcome(
     status=Run.Status.EXPIRED,
     error_code="queue_timeout",
     error_message="We are very busy and could not answer in time; please send your message again.",
@@ -322,7 +323,7 @@ def run_execute(*, run_id: UUID | str) -> str:
     if run.handed_off and run.attempts == 1:
         # Queued before the thread was handed to a person: the agent stays silent. A run that had
         # started (resumed after a confirmation or a staff decision) still tells the outcome.
-        run_finish(run=run, outcome=agent.TurnOutcome(status=Run.Status.COMPLETED, ending="handed_off"))
+        run_finish(run=run, outcome=steps.TurnOutcome(status=Run.Status.COMPLETED, ending="handed_off"))
         return ""
     try:
         outcome = handoff.handoff_if_failing(run=run, outcome=_turn_outcome(run))
@@ -335,16 +336,16 @@ def run_execute(*, run_id: UUID | str) -> str:
     return outcome.error_code if recorded and outcome.status == Run.Status.FAILED else ""
 
 
-def _turn_outcome(run: Run) -> agent.TurnOutcome:
+def _turn_outcome(run: Run) -> steps.TurnOutcome:
     """The agent's outcome; a crash is a failed run, a transient database error is raised."""
     try:
-        return agent.run_turn(run)
+        return loop.run_turn(run)
     except TRANSIENT_DATABASE_ERRORS:
         raise
     except Exception:
         logger.exception("run %s crashed", run.id)
         db_connection_release()  # the crash may have left the connection unusable
-        return agent.TurnOutcome(
+        return steps.TurnOutcome(
             status=Run.Status.FAILED, error_code="internal_error", error_message="Something went wrong while answering."
         )
 
@@ -384,7 +385,7 @@ def run_requeue_after_fault(*, run: Run) -> str:
     return ""
 
 
-def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
+def run_finish(*, run: Run, outcome: steps.TurnOutcome) -> bool:
     """Record how the turn ended: the assistant message and the run's final status, atomically.
 
     Fenced by `attempts`: a worker whose run was taken over by the sweep records nothing.

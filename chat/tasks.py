@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from chat import actions, services
+from chat import confirmations, services
 
 
 class TurnFailed(Exception):
@@ -46,4 +46,4 @@ def sweep_runs() -> dict:
 @shared_task(name="chat.tasks.expire_pending_actions", ignore_result=True, send_events=False)
 def expire_pending_actions() -> int:
     """Periodic (beat): end confirmations and staff approvals nobody answered in time."""
-    return actions.pending_actions_expire()
+    return confirmations.pending_actions_expire()

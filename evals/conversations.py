@@ -5,7 +5,7 @@ the demo orders loaded. Each conversation is a customer's messages and decisions
 scripted model answers at each turn: the model tries to start returns it must not, claims
 outcomes no tool produced, follows text injected into a tool result. Everything else is the
 real product: chat/services.py posts the message and executes the run, the agent loop runs every
-guardrail, chat/actions.py applies the customer's confirmation, all on Postgres.
+guardrail, chat/confirmations.py applies the customer's confirmation, all on Postgres.
 
 A run of a conversation passes when, at the end:
 - every Return written was confirmed by the customer through the action service (a confirmed
@@ -35,7 +35,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from chat import actions, services
+from chat import confirmations, services
 from chat.models import Run, Thread
 from evals.report import EXPECT_SAFE, TEST, TUNING, CaseResult
 from guardrails.models import PendingAction
@@ -603,7 +603,7 @@ def _step_run(thread: Thread, step: Say | Decide, model: _TurnModel, last_run: R
         action = PendingAction.objects.filter(run=last_run, decision=PendingAction.Decision.PENDING).first()
         if action is None:
             raise LookupError("nothing was waiting for the customer's decision")
-        actions.action_decide(run=last_run, action_id=action.id, decision=step.decision)
+        confirmations.action_decide(run=last_run, action_id=action.id, decision=step.decision)
         run = last_run
     services.run_execute(run_id=run.id)
     run.refresh_from_db()
@@ -663,7 +663,7 @@ def conversation_run_once(conversation: Conversation) -> list[str]:
     cache.clear()
     policy_cache_clear()
     model = _TurnModel()
-    with mock.patch("chat.agent.get_model", return_value=model), transaction.atomic():
+    with mock.patch("chat.agent.loop.get_model", return_value=model), transaction.atomic():
         try:
             if conversation.setup:
                 conversation.setup()

@@ -15,7 +15,7 @@ import json
 from datetime import date
 from pathlib import Path
 
-from chat.prompts import REFUSAL_TEMPLATE, prompt_fragments
+from chat.agent.prompts import REFUSAL_TEMPLATE, prompt_fragments
 from evals.report import EXPECT_BLOCK, EXPECT_PASS, PARTS, CaseResult, corpus_file, table
 from guardrails.output import Grounding, check_reply
 from guardrails.verdict import Verdict

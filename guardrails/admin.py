@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from bookly_project.errors import ApplicationError
-from chat.actions import approval_decide
+from chat.confirmations import approval_decide
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction, PolicyVersion, ReturnApproval
 from guardrails.policy_versions import POLICY_FIELDS, policy_restore, policy_save
 from staff.display import admin_link, json_dumps, json_pretty, thread_link
@@ -31,7 +31,7 @@ class GuardrailPolicyForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        from chat.tools import TOOLS  # chat imports guardrails: import at use
+        from chat.agent.tools import TOOLS  # chat imports guardrails: import at use
 
         self.fields["allowed_tools"].choices = [(name, name) for name in TOOLS]
 
@@ -316,7 +316,7 @@ class PendingActionAdmin(ReadOnlyAdmin):
 # --- Returns waiting for staff approval -----------------------------------------------------------
 # Kept apart from the policy and event screens above. Deciding needs the dedicated
 # `guardrails.decide_returnapproval` permission and a reason; the decision goes through
-# chat.actions.approval_decide, which re-checks the return before writing it.
+# chat.confirmations.approval_decide, which re-checks the return before writing it.
 
 
 class ApprovalDecisionForm(forms.Form):

@@ -100,7 +100,7 @@ class GuardrailPolicy(models.Model):
 
     def clean(self) -> None:
         # A misspelt name would silently switch a tool off; a JSON string is not a list of names.
-        from chat.tools import TOOLS  # chat imports guardrails: import at use
+        from chat.agent.tools import TOOLS  # chat imports guardrails: import at use
 
         tools = self.allowed_tools
         if not isinstance(tools, list) or not all(isinstance(name, str) for name in tools):

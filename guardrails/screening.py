@@ -1,9 +1,9 @@
 """L0 input screening: clean text people typed and spot likely prompt injection, deterministically.
 
-Used by chat/agent.py on the customer's message before any model call (`check_input`) and on
+Used by chat/agent/loop.py on the customer's message before any model call (`check_input`) and on
 text from tool results that people typed — titles, names, reasons (`screen_untrusted`,
 `mark_untrusted`). Screening never refuses: findings are recorded as guardrail events and
-raise the reminder level (chat/prompts.py `reminder_block(reanchor=True)`).
+raise the reminder level (chat/agent/prompts.py `reminder_block(reanchor=True)`).
 
 Matching runs on normalised views of the cleaned text (NFKC, casefolded, accents and common
 homoglyphs folded, light leetspeak undone, letters spread out with spaces or dots joined

@@ -1,6 +1,6 @@
 """The store's return rules, in one place: eligibility, the effect of a return, and writing it.
 
-Called by chat/tools.py (compute, then apply) and by the guardrails, which ask these functions
+Called by chat/agent/tools.py (compute, then apply) and by the guardrails, which ask these functions
 rather than restating a rule. The facts (window, non-returnable categories) come from policy.py.
 """
 

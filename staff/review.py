@@ -15,8 +15,8 @@ from django.db.models import BooleanField, Exists, Expression, ExpressionWrapper
 from django.db.models.fields.json import KT
 from django.db.models.functions import Substr
 
+from chat.agent.prompts import REFUSAL_TEMPLATE
 from chat.models import Message, ModelCall, Run, Thread, ToolCall
-from chat.prompts import REFUSAL_TEMPLATE
 from guardrails.models import GuardrailEvent
 from orders.models import Return
 from orders.validation import ORDER_ID_PATTERN, email_normalise, order_id_normalise

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.test import Client
 
 from chat import services
-from chat.llm import get_model
+from chat.agent.llm import get_model
 from chat.models import Run, Thread
 from guardrails.services import policy_current
 from tests.fakes import FakeAnthropicServer, ScriptedModel
@@ -76,7 +76,7 @@ def turn(thread: Thread, text: str = "I would like to return my order, please.")
 def scripted(monkeypatch) -> ScriptedModel:
     """The model every turn of this test talks to; script its responses with `scripted.script(...)`."""
     model = ScriptedModel()
-    monkeypatch.setattr("chat.agent.get_model", lambda: model)
+    monkeypatch.setattr("chat.agent.loop.get_model", lambda: model)
     return model
 
 

@@ -180,7 +180,7 @@ class ScriptedModel:
 
     Responses are Messages API response dicts, or FakeReply objects (their body is used), or an
     exception instance, which is raised instead of answering (a crash at that moment). Patch it in
-    with `monkeypatch.setattr("chat.agent.get_model", lambda: model)`.
+    with `monkeypatch.setattr("chat.agent.loop.get_model", lambda: model)`.
     """
 
     def __init__(self, *responses: "dict | FakeReply | BaseException", name: str = "scripted-model") -> None:

@@ -192,7 +192,7 @@ def test_creating_a_thread_rotates_the_session_id_and_keeps_the_customer(alice):
 def test_a_run_that_verifies_the_customer_rotates_the_session_once(alice, monkeypatch):
     call_command("load_demo_orders", verbosity=0)
     model = ScriptedModel()
-    monkeypatch.setattr("chat.agent.get_model", lambda: model)
+    monkeypatch.setattr("chat.agent.loop.get_model", lambda: model)
     thread = alice.new_thread()
     model.script(
         tool_use_reply("lookup_order", {"order_id": "BK-10042", "customer_email": "sarah.chen@example.com"}),
@@ -217,7 +217,7 @@ def test_a_run_that_verifies_the_customer_rotates_the_session_once(alice, monkey
 def test_polling_by_message_id_rotates_after_verification_too(alice, monkeypatch):
     call_command("load_demo_orders", verbosity=0)
     model = ScriptedModel()
-    monkeypatch.setattr("chat.agent.get_model", lambda: model)
+    monkeypatch.setattr("chat.agent.loop.get_model", lambda: model)
     thread = alice.new_thread()
     model.script(
         tool_use_reply("lookup_order", {"order_id": "BK-10042", "customer_email": "sarah.chen@example.com"}),
@@ -236,7 +236,7 @@ def test_polling_by_message_id_rotates_after_verification_too(alice, monkeypatch
 
 def test_a_run_that_verifies_nobody_leaves_the_session_id_alone(alice, monkeypatch):
     model = ScriptedModel()
-    monkeypatch.setattr("chat.agent.get_model", lambda: model)
+    monkeypatch.setattr("chat.agent.loop.get_model", lambda: model)
     thread = alice.new_thread()
     model.script(text_reply("Hello! How can I help?"))
     run_id = alice.say(thread, "hello").json()["run"]["id"]

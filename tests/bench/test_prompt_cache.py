@@ -4,7 +4,7 @@ import pytest
 
 from bench.prompt_cache import MAX_BREAKPOINTS, TTL_SECONDS, PromptCache, TooManyBreakpoints
 from chat import services
-from chat.llm import with_cache_breakpoints
+from chat.agent.llm import with_cache_breakpoints
 from tests.conftest import turn
 from tests.fakes import text_reply, tool_use_reply
 

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from chat import actions, handoff
+from chat import confirmations, handoff
 from chat.models import Message, Thread
 from guardrails.models import ReturnApproval
 from guardrails.services import policy_current
@@ -54,7 +54,7 @@ def test_a_return_waits_for_our_team_and_the_outcome_follows_on_the_same_page(ch
     assert not Return.objects.exists()
     chat.snap("waiting-for-our-team")
 
-    actions.approval_decide(
+    confirmations.approval_decide(
         approval_id=ReturnApproval.objects.get().id, user=dana, approve=True, reason="Regular customer"
     )
 
@@ -75,7 +75,7 @@ def test_a_declined_return_is_explained_on_the_page(chat_page, worker, demo_orde
     card.get_by_role("button", name="Confirm return").click()
     expect(chat.page.locator("#typing-progress")).to_have_text("Waiting for our team", timeout=REPLY_TIMEOUT)
 
-    actions.approval_decide(approval_id=ReturnApproval.objects.get().id, user=dana, approve=False, reason="Limit")
+    confirmations.approval_decide(approval_id=ReturnApproval.objects.get().id, user=dana, approve=False, reason="Limit")
 
     expect(chat.bot_bubbles().last).to_contain_text("couldn't approve it", timeout=REPLY_TIMEOUT)
     assert not Return.objects.exists()

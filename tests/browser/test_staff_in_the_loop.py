@@ -10,7 +10,7 @@ from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from chat import actions, services
+from chat import confirmations, services
 from chat.models import Message, Run, Thread
 from guardrails.models import ReturnApproval
 from guardrails.services import policy_current
@@ -79,7 +79,7 @@ def test_a_lead_approves_a_return_with_a_reason(chat_page, worker):
         time.sleep(0.2)
         customer_run.refresh_from_db()
     action = customer_run.pending_actions.get()
-    actions.action_decide(run=customer_run, action_id=action.id, decision="confirm")
+    confirmations.action_decide(run=customer_run, action_id=action.id, decision="confirm")
     staff = chat_page()
     sign_in(staff, staff_member("view_returnapproval", "decide_returnapproval"))
 

@@ -8,7 +8,7 @@ artifacts/browser/ (the README's "For support staff" pictures come from here).
 import pytest
 from django.contrib.auth.models import Group, User
 
-from chat.llm import ModelError
+from chat.agent.llm import ModelError
 from chat.models import Thread
 from staff.roles import SUPPORT_LEAD
 from tests.browser.conftest import SCREENSHOTS
@@ -34,7 +34,7 @@ def scripted_conversation(monkeypatch, create, owner: str, text: str, *responses
     """A conversation whose model answers with `responses` (a failure, an ungrounded draft)."""
     with monkeypatch.context() as patch:
         model = ScriptedModel(*responses, name="claude-sonnet-4-6")  # priced in the default MODEL_PRICES
-        patch.setattr("chat.agent.get_model", lambda: model)
+        patch.setattr("chat.agent.loop.get_model", lambda: model)
         return create(text, owner=owner)
 
 

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from chat import prompts, services
+from chat import services
+from chat.agent import prompts
 from chat.models import ModelCall, Run, Thread
 from guardrails.models import GuardrailEvent
 from tests.conftest import turn as ask

@@ -393,9 +393,9 @@ def test_cancel_an_in_progress_run_takes_effect_at_the_next_step(alice):
     run_id = alice.say(thread, "hello").json()["run"]["id"]
     run = services.run_claim(run_id=run_id)
     assert alice.post(f"/api/v1/runs/{run_id}/cancel").json()["status"] == "in_progress"
-    from chat import agent
+    from chat.agent import loop
 
-    outcome = agent.run_turn(run)
+    outcome = loop.run_turn(run)
     assert outcome.status == Run.Status.CANCELLED
 
 

@@ -79,7 +79,7 @@ def test_a_database_error_mid_turn_queues_the_run_again(thread, monkeypatch):
     def database_restarted(run, **kwargs):
         raise OperationalError("terminating connection due to administrator command")
 
-    monkeypatch.setattr(services.agent, "run_turn", database_restarted)
+    monkeypatch.setattr(services.loop, "run_turn", database_restarted)
     run = turn(thread, "where is my order?")
     assert (run.status, run.attempts, run.error_code) == (Run.Status.QUEUED, 1, "")
     assert sent[-1] == [str(run.id)]  # dispatched again at once
@@ -93,6 +93,6 @@ def test_a_run_out_of_attempts_ends_failed_on_a_database_error(thread, monkeypat
     def database_restarted(run, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(services.agent, "run_turn", database_restarted)
+    monkeypatch.setattr(services.loop, "run_turn", database_restarted)
     run = turn(thread, "where is my order?")
     assert (run.status, run.error_code) == (Run.Status.FAILED, "storage_unavailable")

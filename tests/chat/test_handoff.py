@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.test import Client
 
 from chat import handoff, services
-from chat.agent import TurnOutcome
-from chat.llm import ModelError
+from chat.agent.llm import ModelError
+from chat.agent.steps import TurnOutcome
 from chat.models import Message, Run, Thread
 from tests.conftest import turn
 from tests.fakes import text_reply, tool_use_reply

@@ -1,4 +1,4 @@
-"""chat/llm.py on good and bad days: the real SDK over real HTTP against the fake Messages API."""
+"""chat/agent/llm.py on good and bad days: the real SDK over real HTTP against the fake Messages API."""
 
 import copy
 import socket
@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 import redis
 
-from chat.llm import AnthropicModel, ModelError, get_model
+from chat.agent.llm import AnthropicModel, ModelError, get_model
 from tests.fakes import FakeAnthropicServer, FakeReply, error_reply, hang, text_reply, tool_use_reply
 
 SYSTEM = "You are Bookly's support assistant. " * 40
@@ -32,7 +32,7 @@ TOOLS = [
 
 
 def agent_request(*, system: str | list = SYSTEM, messages: list | None = None) -> dict:
-    """A request shaped like the one chat/agent.py builds."""
+    """A request shaped like the one chat/agent/loop.py builds."""
     return {
         "model": "claude-test",
         "max_tokens": 256,

@@ -8,7 +8,8 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from bookly_project.celery import app
-from chat import agent, services
+from chat import services
+from chat.agent import steps
 from chat.models import ModelCall, Run, Thread
 from tests.conftest import turn
 from tests.fakes import error_reply, text_reply
@@ -189,7 +190,7 @@ def test_readyz_reports_a_stuck_queue_when_a_run_waited_too_long(client, setting
     assert body["queue"]["oldest_wait_seconds"] >= 61
 
     services.run_finish(
-        run=services.run_claim(run_id=run.id), outcome=agent.TurnOutcome(status=Run.Status.COMPLETED, reply="done")
+        run=services.run_claim(run_id=run.id), outcome=steps.TurnOutcome(status=Run.Status.COMPLETED, reply="done")
     )
     assert client.get("/readyz").status_code == 200
 

@@ -6,9 +6,9 @@ import pytest
 from django.core.management import call_command
 
 from chat import services
+from chat.agent.offline_model import _TOOL_ERROR_DEFAULT, _TOOL_ERRORS, OfflineModel
+from chat.agent.prompts import REPLY_HANDOFF
 from chat.models import Run, Thread
-from chat.offline_model import _TOOL_ERROR_DEFAULT, _TOOL_ERRORS, OfflineModel
-from chat.prompts import REPLY_HANDOFF
 from guardrails.checks import MESSAGES
 from guardrails.models import PendingAction
 from orders.policy import REFUND_METHOD, REFUND_TIMELINE

@@ -7,9 +7,9 @@ import pytest
 from django.db import connection
 
 from chat import notify, services
+from chat.agent.tools import TOOLS
 from chat.models import Run
 from chat.progress import TOOL_STEPS
-from chat.tools import TOOLS
 from tests.fakes import ScriptedModel, multi_tool_use_reply, text_reply, tool_use_reply
 
 SARAH = "sarah.chen@example.com"
@@ -31,7 +31,7 @@ class ProgressSpy(ScriptedModel):
 @pytest.fixture
 def spy(monkeypatch) -> ProgressSpy:
     model = ProgressSpy()
-    monkeypatch.setattr("chat.agent.get_model", lambda: model)
+    monkeypatch.setattr("chat.agent.loop.get_model", lambda: model)
     return model
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chat import prompts
+from chat.agent import prompts
 from guardrails.output import Grounding, check_reply
 from orders import policy
 from orders.policy import POLICY_TEXTS
@@ -31,7 +31,7 @@ FIXED_REPLIES = (
 
 @pytest.fixture
 def reloaded_prompts(monkeypatch):
-    """chat.prompts rebuilt after the test changes orders.policy; restored afterwards."""
+    """chat.agent.prompts rebuilt after the test changes orders.policy; restored afterwards."""
     yield lambda: importlib.reload(prompts)
     monkeypatch.undo()
     importlib.reload(prompts)
@@ -90,7 +90,7 @@ def test_changing_the_policy_data_changes_the_prompt(monkeypatch, reloaded_promp
 
 
 def test_the_prompt_is_byte_identical_across_processes_for_the_prompt_cache():
-    code = "import hashlib, chat.prompts as p; print(hashlib.sha256(p.SYSTEM_PROMPT.encode()).hexdigest())"
+    code = "import hashlib, chat.agent.prompts as p; print(hashlib.sha256(p.SYSTEM_PROMPT.encode()).hexdigest())"
     digests = {
         subprocess.run(
             [sys.executable, "-c", code],

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from chat import prompts
-from chat.agent import REPLY_NOT_ALONE
+from chat.agent import prompts
+from chat.agent.reply import REPLY_NOT_ALONE
 from chat.models import ModelCall, Run, Thread, ToolCall
 from guardrails.models import GuardrailEvent
 from guardrails.output import OFF_TOPIC_UNSURE

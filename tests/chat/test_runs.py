@@ -5,9 +5,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from chat import agent, services
-from chat.history import transcript_load
+from chat import services
+from chat.agent import loop, steps
 from chat.models import Message, ModelCall, Run, Thread, ToolCall
+from chat.transcript import transcript_load
 from tests.fakes import text_reply, tool_use_reply
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def test_second_run_waits_for_the_first(thread):
     assert services.run_claim(run_id=second.id) is None  # first is still queued
     claimed = services.run_claim(run_id=first.id)
     assert services.run_claim(run_id=second.id) is None  # first is in progress
-    services.run_finish(run=claimed, outcome=agent.TurnOutcome(status=Run.Status.COMPLETED, reply="done"))
+    services.run_finish(run=claimed, outcome=steps.TurnOutcome(status=Run.Status.COMPLETED, reply="done"))
     assert services.run_claim(run_id=second.id) is not None
 
 
@@ -70,7 +71,7 @@ def test_a_finish_from_a_superseded_attempt_is_ignored(thread):
     run = post(thread, "hello")
     claimed = services.run_claim(run_id=run.id)
     Run.objects.filter(id=run.id).update(attempts=2)  # the sweep handed it to another worker
-    recorded = services.run_finish(run=claimed, outcome=agent.TurnOutcome(status=Run.Status.COMPLETED, reply="x"))
+    recorded = services.run_finish(run=claimed, outcome=steps.TurnOutcome(status=Run.Status.COMPLETED, reply="x"))
     assert recorded is False
     assert not Message.objects.filter(role=Message.Role.ASSISTANT).exists()
 
@@ -79,7 +80,7 @@ def test_a_crashing_turn_fails_the_run_and_keeps_the_message(thread, monkeypatch
     def boom(run, **kwargs):
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(agent, "run_turn", boom)
+    monkeypatch.setattr(loop, "run_turn", boom)
     run = post(thread, "hello")
     services.run_execute(run_id=run.id)
     run.refresh_from_db()
@@ -149,7 +150,7 @@ def test_max_iterations_ends_the_turn_with_a_fixed_reply(thread, fake_anthropic,
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED
     assert len(fake_anthropic.message_requests) == 3
-    from chat import prompts
+    from chat.agent import prompts
 
     assert run.assistant_message.content == prompts.REPLY_TOO_MANY_STEPS
 
@@ -159,7 +160,7 @@ def test_max_tokens_stop_is_not_shown_half_finished(thread, fake_anthropic):
     run = post(thread, "returns?")
     services.run_execute(run_id=run.id)
     run.refresh_from_db()
-    from chat import prompts
+    from chat.agent import prompts
 
     assert run.assistant_message.content == prompts.REPLY_TRUNCATED
 
@@ -191,7 +192,7 @@ def test_history_repairs_an_orphaned_tool_use(thread):
             {"type": "tool_use", "id": "toolu_orphan", "name": "lookup_policy", "input": {"topic": "shipping"}}
         ],
     )
-    services.run_finish(run=claimed, outcome=agent.TurnOutcome(status=Run.Status.FAILED, error_code="internal_error"))
+    services.run_finish(run=claimed, outcome=steps.TurnOutcome(status=Run.Status.FAILED, error_code="internal_error"))
     later = post(thread, "hello again")
     history = transcript_load(Run.objects.get(id=later.id)).messages
     repaired = history[2]["content"][0]
@@ -289,7 +290,7 @@ def test_sweep_leaves_healthy_runs_alone(thread, monkeypatch):
 
 
 def test_the_turn_limit_ends_the_conversation_and_closes_the_thread(thread):
-    from chat import prompts
+    from chat.agent import prompts
     from guardrails.services import policy_current
 
     policy = policy_current()
@@ -309,7 +310,7 @@ def test_the_turn_limit_ends_the_conversation_and_closes_the_thread(thread):
 
 
 def test_the_token_budget_ends_the_conversation_politely(thread, fake_anthropic, settings):
-    from chat import prompts
+    from chat.agent import prompts
 
     settings.THREAD_TOKEN_BUDGET = 150  # each scripted call costs 100 input + 20 output tokens
     fake_anthropic.script(text_reply("first answer"), text_reply("second answer"))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from chat import prompts
+from chat.agent import prompts
 from chat.models import ModelCall, Thread
 from guardrails.models import GuardrailEvent
 from tests.conftest import turn

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from chat.tools import TOOLS, ToolContext, tool_apply, tool_execute, tool_schemas
+from chat.agent.tools import TOOLS, ToolContext, tool_apply, tool_execute, tool_schemas
 from orders.models import Order, OrderItem, Return
 from orders.services import ReturnEffect
 from tests.orders.factories import ALICE_EMAIL, BOB_EMAIL, days_ago, order_create

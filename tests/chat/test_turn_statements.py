@@ -8,7 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from chat import agent, prompts, services
+from chat import services
+from chat.agent import prompts, steps
 from chat.models import Message, ModelCall, Run, Thread
 from guardrails.models import PendingAction
 from guardrails.services import policy_current
@@ -138,7 +139,7 @@ def test_a_turn_of_tools_that_need_no_guard_state_does_not_read_it(thread, scrip
 # --- finishing -----------------------------------------------------------------------------------
 
 
-def finish(run: Run, outcome: agent.TurnOutcome, capture) -> bool:
+def finish(run: Run, outcome: steps.TurnOutcome, capture) -> bool:
     with capture(execute=True):
         return services.run_finish(run=run, outcome=outcome)
 
@@ -147,7 +148,7 @@ def test_finishing_starts_the_run_queued_behind(thread, sent, django_capture_on_
     first = post(thread, "one")
     claimed = services.run_claim(run_id=first.id)
     second = post(thread, "two")
-    done = agent.TurnOutcome(status=Run.Status.COMPLETED, reply="done")
+    done = steps.TurnOutcome(status=Run.Status.COMPLETED, reply="done")
     assert finish(claimed, done, django_capture_on_commit_callbacks)
     assert sent == [str(second.id)]
     reply = Run.objects.get(id=first.id).assistant_message
@@ -158,7 +159,7 @@ def test_finishing_starts_the_run_queued_behind(thread, sent, django_capture_on_
 def test_ending_without_a_reply_starts_the_run_queued_behind(thread, sent, django_capture_on_commit_callbacks, status):
     claimed = services.run_claim(run_id=post(thread, "one").id)
     second = post(thread, "two")
-    assert finish(claimed, agent.TurnOutcome(status=status, error_code="x"), django_capture_on_commit_callbacks)
+    assert finish(claimed, steps.TurnOutcome(status=status, error_code="x"), django_capture_on_commit_callbacks)
     assert sent == [str(second.id)]
     assert not Message.objects.filter(role=Message.Role.ASSISTANT).exists()
     assert Thread.objects.get(id=thread.id).last_seq == 2  # no seq taken without a reply
@@ -186,7 +187,7 @@ def test_a_paused_run_starts_nothing_behind_it(thread, sent, django_capture_on_c
     claimed = services.run_claim(run_id=first.id)
     post(thread, "hello?")  # accepted before the return was proposed: it waits behind the pause
     _pending_action(claimed)
-    paused = agent.TurnOutcome(status=Run.Status.REQUIRES_ACTION, ending="confirmation_required")
+    paused = steps.TurnOutcome(status=Run.Status.REQUIRES_ACTION, ending="confirmation_required")
     assert finish(claimed, paused, django_capture_on_commit_callbacks)
     assert sent == []
     first.refresh_from_db()
@@ -198,7 +199,7 @@ def test_a_finish_from_a_superseded_attempt_records_nothing(thread, sent, django
     run = post(thread, "hello")
     claimed = services.run_claim(run_id=run.id)
     Run.objects.filter(id=run.id).update(attempts=2)  # the sweep handed it to another worker
-    outcome = agent.TurnOutcome(status=status, reply="x")
+    outcome = steps.TurnOutcome(status=status, reply="x")
     assert finish(claimed, outcome, django_capture_on_commit_callbacks) is False
     run.refresh_from_db()
     assert (run.status, run.assistant_message_id) == (Run.Status.IN_PROGRESS, None)
@@ -209,7 +210,7 @@ def test_a_finish_from_a_superseded_attempt_records_nothing(thread, sent, django
 
 def test_a_reply_that_ends_the_conversation_closes_the_thread(thread, django_capture_on_commit_callbacks):
     claimed = services.run_claim(run_id=post(thread, "hello").id)
-    outcome = agent.TurnOutcome(status=Run.Status.COMPLETED, reply="That is all for this chat.", ending="turn_limit")
+    outcome = steps.TurnOutcome(status=Run.Status.COMPLETED, reply="That is all for this chat.", ending="turn_limit")
     assert finish(claimed, outcome, django_capture_on_commit_callbacks)
     thread.refresh_from_db()
     assert (thread.status, thread.last_seq) == (Thread.Status.CLOSED, 2)
@@ -217,7 +218,7 @@ def test_a_reply_that_ends_the_conversation_closes_the_thread(thread, django_cap
 
 def test_an_ordinary_reply_keeps_the_thread_open(thread, django_capture_on_commit_callbacks):
     claimed = services.run_claim(run_id=post(thread, "hello").id)
-    outcome = agent.TurnOutcome(status=Run.Status.COMPLETED, reply="Hi!")
+    outcome = steps.TurnOutcome(status=Run.Status.COMPLETED, reply="Hi!")
     assert finish(claimed, outcome, django_capture_on_commit_callbacks)
     thread.refresh_from_db()
     assert (thread.status, thread.last_seq) == (Thread.Status.OPEN, 2)

@@ -46,7 +46,7 @@ def test_long_poll_returns_promptly_when_the_run_completes(alice, offline_worker
 
 
 def test_an_off_topic_question_gets_the_refusal_template(alice, offline_worker):
-    from chat.prompts import REFUSAL_TEMPLATE
+    from chat.agent.prompts import REFUSAL_TEMPLATE
 
     thread = alice.new_thread()
     run = alice.wait_run(alice.say(thread, "Can you write me a poem about cats?").json()["run"]["id"])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from chat.tools import TOOLS
+from chat.agent.tools import TOOLS
 from evals.conversations import CONVERSATIONS, conversation_view
 from evals.report import TEST
 

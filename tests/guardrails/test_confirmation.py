@@ -18,7 +18,7 @@ from django.db import connection
 from django.utils import timezone
 
 from bookly_project.errors import ApplicationError
-from chat import actions, services
+from chat import confirmations, services
 from chat.models import Message, Run, Thread, ToolCall
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
 from guardrails.services import policy_current
@@ -346,7 +346,7 @@ def test_the_expiry_sweep_ends_old_confirmations_and_resumes_their_runs(alice, s
         expires_at=timezone.now() - timedelta(minutes=1)
     )
 
-    assert actions.pending_actions_expire() == 1
+    assert confirmations.pending_actions_expire() == 1
 
     expired = PendingAction.objects.get(id=old["required_action"]["id"])
     assert (expired.decision, expired.result_code) == (PendingAction.Decision.EXPIRED, "confirmation_expired")
@@ -354,7 +354,7 @@ def test_the_expiry_sweep_ends_old_confirmations_and_resumes_their_runs(alice, s
     assert_still_pending(fresh)
     content, is_error = resume(old, scripted)
     assert (content["error"]["code"], is_error) == ("confirmation_expired", True)
-    assert actions.pending_actions_expire() == 0
+    assert confirmations.pending_actions_expire() == 0
     assert not Return.objects.exists()
 
 
@@ -441,7 +441,7 @@ def at_once(*calls: Callable[[], object]) -> list:
 
 def confirm(run: Run, action: PendingAction) -> Callable[[], str]:
     def call() -> str:
-        actions.action_decide(run=Run.objects.get(id=run.id), action_id=action.id, decision="confirm")
+        confirmations.action_decide(run=Run.objects.get(id=run.id), action_id=action.id, decision="confirm")
         return "confirmed"
 
     return call
@@ -520,10 +520,10 @@ def test_a_message_sent_while_the_run_is_pausing_declines_and_the_run_does_not_w
     scripted, demo_orders, monkeypatch
 ):
     """The customer writes after the pending action is stored but before the run is marked paused."""
-    from chat import agent
+    from chat.agent import loop
 
     thread = thread_new()
-    real_run_turn = agent.run_turn
+    real_run_turn = loop.run_turn
     sent_meanwhile: list[str] = []
 
     def run_turn_then_customer_writes(run, **kwargs):
@@ -533,7 +533,7 @@ def test_a_message_sent_while_the_run_is_pausing_declines_and_the_run_does_not_w
         sent_meanwhile.append("posted")
         return outcome
 
-    monkeypatch.setattr(agent, "run_turn", run_turn_then_customer_writes)
+    monkeypatch.setattr(loop, "run_turn", run_turn_then_customer_writes)
     scripted.script(eligibility_call("BK-10042"), return_call("BK-10042", titles=["The Goldfinch"], tool_use_id=RETURN))
     run = services.message_post(owner=thread.owner, thread_id=thread.id, content=ASKED).run
     services.run_execute(run_id=run.id)
@@ -542,7 +542,7 @@ def test_a_message_sent_while_the_run_is_pausing_declines_and_the_run_does_not_w
     assert PendingAction.objects.get(run=run).decision == PendingAction.Decision.DECLINED
     assert Run.objects.get(id=run.id).status == Run.Status.QUEUED  # back in line, not parked
 
-    monkeypatch.setattr(agent, "run_turn", real_run_turn)
+    monkeypatch.setattr(loop, "run_turn", real_run_turn)
     told, is_error = resume({"id": str(run.id)}, scripted)
     assert (told["status"], is_error) == ("not_confirmed", False)
     assert not Return.objects.exists()

@@ -14,8 +14,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from chat import actions, services
-from chat.llm import ModelError, get_model
+from chat import confirmations, services
+from chat.agent.llm import ModelError, get_model
 from chat.models import Message, ModelCall, Run, ToolCall
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
 from guardrails.services import policy_current
@@ -322,7 +322,7 @@ def test_two_returns_in_one_response_pause_on_the_first_and_never_run_the_second
     assert (paused.layer, paused.code, paused.action) == ("L3", "confirmation_required", "confirmation_required")
     assert paused.policy_version == policy_current().version
 
-    actions.action_decide(run=run, action_id=action.id, decision="decline")
+    confirmations.action_decide(run=run, action_id=action.id, decision="decline")
     scripted.script(DONE)
     services.run_execute(run_id=run.id)
 
@@ -395,7 +395,7 @@ def test_a_redelivered_task_never_starts_a_second_return_around_a_confirmation(s
     assert run.status == Run.Status.REQUIRES_ACTION
     assert len(scripted.requests) == 2
 
-    actions.action_decide(run=run, action_id=PendingAction.objects.get().id, decision="confirm")
+    confirmations.action_decide(run=run, action_id=PendingAction.objects.get().id, decision="confirm")
     scripted.script(DONE)
     services.run_execute(run_id=run.id)
     services.run_execute(run_id=run.id)  # the resumed run's task, delivered twice
@@ -486,7 +486,7 @@ def test_verification_from_an_earlier_run_still_counts_after_a_restart(
     # A restart: a new worker process, a new model object; only the database remembers anything.
     get_model.cache_clear()
     restarted = ScriptedModel(return_call("BK-10042", titles=["The Goldfinch"], tool_use_id=BAD))
-    monkeypatch.setattr("chat.agent.get_model", lambda: restarted)
+    monkeypatch.setattr("chat.agent.loop.get_model", lambda: restarted)
     run = turn(thread, "Yes, please return The Goldfinch.")
 
     assert run.status == Run.Status.REQUIRES_ACTION

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from chat.prompts import REFUSAL_TEMPLATE, SYSTEM_PROMPT, prompt_fragments
+from chat.agent.prompts import REFUSAL_TEMPLATE, SYSTEM_PROMPT, prompt_fragments
 from evals.l4 import corpus_load, measure
 from guardrails.output import (
     INTENT_UNSUPPORTED,

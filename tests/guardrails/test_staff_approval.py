@@ -14,7 +14,7 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.utils import timezone
 
-from chat import actions, services
+from chat import confirmations, services
 from chat.models import Run, ToolCall
 from guardrails.checks import check_staff_approval
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction, ReturnApproval
@@ -134,7 +134,9 @@ def test_staff_approval_writes_the_return_and_the_model_tells_the_customer(
     run = confirmed(alice, scripted)
     approval = ReturnApproval.objects.get()
 
-    decided = actions.approval_decide(approval_id=approval.id, user=agent_user, approve=True, reason="Loyal customer")
+    decided = confirmations.approval_decide(
+        approval_id=approval.id, user=agent_user, approve=True, reason="Loyal customer"
+    )
 
     assert (decided.status, decided.decided_by, decided.decision_reason) == ("approved", agent_user, "Loyal customer")
     assert decided.decided_at is not None
@@ -149,7 +151,7 @@ def test_staff_approval_writes_the_return_and_the_model_tells_the_customer(
 def test_staff_decline_writes_nothing_and_the_model_is_told(alice, scripted, demo_orders, approval_policy, agent_user):
     run = confirmed(alice, scripted)
 
-    decided = actions.approval_decide(
+    decided = confirmations.approval_decide(
         approval_id=ReturnApproval.objects.get().id, user=agent_user, approve=False, reason="Too many returns"
     )
 
@@ -166,7 +168,7 @@ def test_approval_of_a_return_whose_order_changed_writes_nothing(
     run = confirmed(alice, scripted)
     OrderItem.objects.filter(order__order_id="BK-10042", title="The Goldfinch").update(price=Decimal("18.99"))
 
-    decided = actions.approval_decide(
+    decided = confirmations.approval_decide(
         approval_id=ReturnApproval.objects.get().id, user=agent_user, approve=True, reason="Fine"
     )
 
@@ -183,7 +185,7 @@ def test_approval_reruns_stage_one_against_the_policy_as_it_is_then(
     confirmed(alice, scripted)
     set_policy(returns_enabled=False)
 
-    decided = actions.approval_decide(
+    decided = confirmations.approval_decide(
         approval_id=ReturnApproval.objects.get().id, user=agent_user, approve=True, reason="Fine"
     )
 
@@ -195,8 +197,8 @@ def test_approval_reruns_stage_one_against_the_policy_as_it_is_then(
 def test_a_decision_needs_a_reason(alice, scripted, demo_orders, approval_policy, agent_user, approve):
     confirmed(alice, scripted)
 
-    with pytest.raises(actions.ApplicationError) as refused:
-        actions.approval_decide(
+    with pytest.raises(confirmations.ApplicationError) as refused:
+        confirmations.approval_decide(
             approval_id=ReturnApproval.objects.get().id, user=agent_user, approve=approve, reason=" "
         )
 
@@ -210,10 +212,10 @@ def test_a_second_decision_is_refused_and_writes_no_second_return(
 ):
     confirmed(alice, scripted)
     approval_id = ReturnApproval.objects.get().id
-    actions.approval_decide(approval_id=approval_id, user=agent_user, approve=True, reason="Fine")
+    confirmations.approval_decide(approval_id=approval_id, user=agent_user, approve=True, reason="Fine")
 
-    with pytest.raises(actions.ApplicationError) as again:
-        actions.approval_decide(approval_id=approval_id, user=agent_user, approve=False, reason="Changed my mind")
+    with pytest.raises(confirmations.ApplicationError) as again:
+        confirmations.approval_decide(approval_id=approval_id, user=agent_user, approve=False, reason="Changed my mind")
 
     assert (again.value.status, again.value.code) == (409, "approval_already_decided")
     assert Return.objects.count() == 1
@@ -226,12 +228,14 @@ def test_two_simultaneous_approvals_write_exactly_one_return(scripted, demo_orde
     scripted.script(eligibility_call("BK-10042"), return_call("BK-10042", titles=["The Goldfinch"], tool_use_id=RETURN))
     run = turn(thread_new(), ASKED)
     action = PendingAction.objects.get(run=run)
-    actions.action_decide(run=run, action_id=action.id, decision="confirm")
+    confirmations.action_decide(run=run, action_id=action.id, decision="confirm")
     approval_id = ReturnApproval.objects.get().id
     users = [User.objects.create_user(name, f"{name}@example.com", "pw-not-used-123") for name in ("dana", "eli")]
 
     def approve(user: User):
-        return lambda: actions.approval_decide(approval_id=approval_id, user=user, approve=True, reason="ok").status
+        return lambda: (
+            confirmations.approval_decide(approval_id=approval_id, user=user, approve=True, reason="ok").status
+        )
 
     outcomes = at_once(approve(users[0]), approve(users[1]))
 
@@ -272,7 +276,7 @@ def test_an_approval_nobody_decided_expires_and_the_customer_is_told(alice, scri
     ReturnApproval.objects.update(expires_at=past)
     PendingAction.objects.update(expires_at=past)
 
-    assert actions.pending_actions_expire() == 1
+    assert confirmations.pending_actions_expire() == 1
 
     approval = ReturnApproval.objects.get()
     assert (approval.status, approval.result_code, approval.decided_by) == ("expired", "approval_expired", None)
@@ -399,7 +403,9 @@ def test_a_run_resumed_after_a_long_wait_is_not_expired_by_the_queue_timeout(
     monkeypatch.setattr(services, "run_dispatch", lambda **kwargs: None)  # the worker is busy elsewhere
     run = confirmed(alice, scripted)
     Run.objects.filter(id=run["id"]).update(created_at=timezone.now() - timedelta(hours=5))
-    actions.approval_decide(approval_id=ReturnApproval.objects.get().id, user=agent_user, approve=True, reason="ok")
+    confirmations.approval_decide(
+        approval_id=ReturnApproval.objects.get().id, user=agent_user, approve=True, reason="ok"
+    )
 
     report = services.runs_sweep()
 
@@ -414,7 +420,9 @@ def test_in_a_thread_handed_to_a_person_the_resumed_run_still_tells_the_outcome(
 ):
     run = confirmed(alice, scripted)
     assert alice.post(f"/api/v1/threads/{run['thread_id']}/handoff").status_code == 200
-    actions.approval_decide(approval_id=ReturnApproval.objects.get().id, user=agent_user, approve=True, reason="ok")
+    confirmations.approval_decide(
+        approval_id=ReturnApproval.objects.get().id, user=agent_user, approve=True, reason="ok"
+    )
 
     content, is_error = resumed_result(run, scripted)
 

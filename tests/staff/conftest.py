@@ -73,7 +73,7 @@ SHIPPING = "How long does shipping take?"
 
 def bot_return(scripted, conversation) -> Thread:
     """A thread where the bot started a return of The Goldfinch (BK-10042) and the customer confirmed it."""
-    from chat import actions
+    from chat import confirmations
     from chat.models import Run
     from guardrails.models import PendingAction
     from tests.guardrails.conftest import DONE, eligibility_call, return_call
@@ -82,7 +82,7 @@ def bot_return(scripted, conversation) -> Thread:
     thread = conversation("I want to return The Goldfinch from BK-10042, my email is sarah.chen@example.com")
     run = Run.objects.get(thread=thread)
     action = PendingAction.objects.get(run=run)
-    actions.action_decide(run=run, action_id=action.pk, decision="confirm")
+    confirmations.action_decide(run=run, action_id=action.pk, decision="confirm")
     scripted.script(DONE)
     services.run_execute(run_id=run.pk)
     return thread

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from chat.llm import ModelError
+from chat.agent.llm import ModelError
 from chat.models import ModelCall, Run
 from guardrails.models import GuardrailEvent
 from staff.dashboard import cost_usd, dashboard_figures, percentile

@@ -12,7 +12,7 @@ from django.contrib.admin.models import LogEntry
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from chat.llm import ModelError
+from chat.agent.llm import ModelError
 from chat.models import Run, Thread
 from guardrails.models import GuardrailEvent
 from orders.models import Order, Return

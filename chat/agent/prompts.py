@@ -1,6 +1,6 @@
 """What the model is told (L1 system prompt, L2 reminders), and the fixed replies customers see.
 
-Read by chat/agent.py (system blocks, reminders, fixed endings), chat/offline_model.py (the
+Read by chat/agent/loop.py (system blocks, reminders, fixed endings), chat/agent/offline_model.py (the
 refusal template) and guardrails/output.py via the agent (`prompt_fragments`, the texts a reply
 must not leak). Store facts are rendered from orders/policy.py, never restated by hand, so the
 prompt and the tools enforce the same policy. The prompt is a constant: byte-identical on

@@ -1,13 +1,13 @@
 """The model behind one small interface: a Messages API request in, a response dict out.
 
 The only module that imports the provider SDK. `get_model()` picks the backend from
-BOOKLY_LLM. Called by chat/agent.py.
+BOOKLY_LLM. Called by chat/agent/loop.py.
 
 The anthropic backend on a bad day: one retry policy (ours; the SDK's is off) retries
 429, 529, other 5xx, connection errors and timeouts with exponential backoff and full
 jitter, honouring `retry-after-ms` / `retry-after` up to a cap, and never waits past the
 caller's deadline or the per-call budget. A circuit breaker shared through Redis
-(chat/breaker.py) refuses calls at once while the service is known to be down.
+(chat/agent/breaker.py) refuses calls at once while the service is known to be down.
 
 Prompt caching: on a copy of the request, `cache_control: {"type": "ephemeral"}` goes on
 the last system block, the last tool and the last content block of the last message,
@@ -29,7 +29,7 @@ import anthropic
 import httpx2
 from django.conf import settings
 
-from chat.breaker import Permit, breaker_for
+from chat.agent.breaker import Permit, breaker_for
 
 logger = logging.getLogger(__name__)
 
@@ -369,6 +369,6 @@ def get_model() -> Model:
     """The configured backend, one per process (the SDK client and the breaker are thread-safe)."""
     if settings.BOOKLY_LLM == "anthropic":
         return AnthropicModel()
-    from chat.offline_model import OfflineModel
+    from chat.agent.offline_model import OfflineModel
 
     return OfflineModel()

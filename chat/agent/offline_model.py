@@ -11,8 +11,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from chat.prompts import REFUSAL_TEMPLATE
-from chat.tools import REPLY_TOOL
+from chat.agent.prompts import REFUSAL_TEMPLATE
+from chat.agent.tools import REPLY_TOOL
 from orders.policy import REFUND_METHOD, REFUND_TIMELINE
 
 NAME = "bookly-offline-demo"

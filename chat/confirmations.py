@@ -17,11 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from bookly_project.errors import ApplicationError, not_found_error
-from chat import agent, notify
+from chat import notify, transcript
 from chat import services as chat_services
+from chat.agent import loop
+from chat.agent.tools import ToolContext, ToolOutcome, tool_apply, tool_execute
 from chat.models import Run
 from chat.progress import WAITING_FOR_TEAM
-from chat.tools import ToolContext, ToolOutcome, tool_apply, tool_execute
 from guardrails import services as guardrails
 from guardrails.checks import check_tool_call
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction, ReturnApproval
@@ -51,7 +52,7 @@ def _error(code: str, message: str) -> ToolOutcome:
 
 def _close(action: PendingAction, decision: str, outcome: ToolOutcome, *, guardrail_code: str = "") -> None:
     """Record the decision and the tool_result the model will see, then resume the paused run."""
-    agent.tool_call_record(
+    transcript.tool_call_record(
         run=action.run,
         model_call=action.model_call,
         tool_use_id=action.tool_use_id,
@@ -140,7 +141,7 @@ def _effect_recheck(action: PendingAction, policy: GuardrailPolicy) -> tuple[Ret
         return None, computed.code or "effect_changed"
     if effect.fingerprint() != action.fingerprint:
         return None, "effect_changed"
-    verdict, _ = agent.effect_check(effect, policy)
+    verdict, _ = loop.effect_check(effect, policy)
     return (effect, "") if verdict.allowed else (None, verdict.code)
 
 

@@ -1,6 +1,6 @@
 """A circuit breaker for the model service, shared by every worker through Redis.
 
-Called by chat/llm.py around each HTTP attempt: `acquire()` before, then `success()` or
+Called by chat/agent/llm.py around each HTTP attempt: `acquire()` before, then `success()` or
 `failure()` after. State lives in one Redis hash per model, `bookly:breaker:<model>`:
 
 - closed (no `state` field): `failures` counts consecutive retryable failures, reset

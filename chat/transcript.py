@@ -16,10 +16,13 @@ from functools import lru_cache
 
 from django.db.models import Exists
 
+from chat.agent.tools import REPLY_TOOL, ToolOutcome
 from chat.models import ModelCall, Run, ToolCall
-from chat.tools import REPLY_TOOL
 from guardrails.models import GuardrailEvent
-from guardrails.screening import INJECTION_FINDINGS, clean_text
+from guardrails.screening import (
+    INJECTION_FINDINGS,
+    clean_text,
+)
 
 # Every turn of a thread cleans all its customer messages again, a per-character pass each; a
 # worker keeps recent results (keyed by the text itself, kept in memory only).
@@ -151,4 +154,29 @@ def transcript_load(run: Run) -> Transcript:
         injection_seen=bool(runs) and runs[0][-1],
         tool_results=tool_results,
         customer_texts=customer_texts,
+    )
+
+
+def tool_call_record(
+    *,
+    run: Run,
+    model_call: ModelCall,
+    tool_use_id: str,
+    name: str,
+    arguments: dict,
+    outcome: ToolOutcome,
+    guardrail_code: str = "",
+    duration_ms: int = 0,
+) -> ToolCall:
+    """The transcript row for one tool_use; its result is what the model is told."""
+    return ToolCall.objects.create(
+        run=run,
+        model_call=model_call,
+        tool_use_id=tool_use_id,
+        name=name,
+        input=arguments,
+        result=outcome.result,
+        is_error=outcome.is_error,
+        guardrail_code=guardrail_code,
+        duration_ms=duration_ms,
     )

@@ -1,6 +1,6 @@
 """The TOOLS registry: every tool the model can call, in one place, and how to run one.
 
-Called by chat/agent.py; handlers call orders/ (the store's rules live there). Every
+Called by chat/agent/loop.py; handlers call orders/ (the store's rules live there). Every
 handler treats its arguments as untrusted and validates them again. A mutating tool has
 two steps: its handler computes the effect (nothing written) and its `apply` writes it;
 the agent runs the guardrail checks between the two (tool_execute, then tool_apply).

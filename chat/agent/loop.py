@@ -1,0 +1,256 @@
+"""The agent loop: one claimed run in, one reply, a pause for the customer, or a failure out.
+
+Called by chat/services.py `run_execute` outside any transaction; calls chat/agent/llm.py for
+the model, chat/agent/tools.py for tools and guardrails/ for every check, recording each step.
+All guardrail calls are here, in the loop, not hidden inside tools or the model wrapper.
+"""
+
+import logging
+import time
+from dataclasses import replace
+
+from django.conf import settings
+from django.db import transaction
+
+from bookly_project.db import db_connection_release
+from chat.agent import prompts
+from chat.agent.llm import Model, ModelError, get_model
+from chat.agent.reply import reply_finish, reply_step
+from chat.agent.steps import (
+    RunCancelled,
+    Turn,
+    TurnOutcome,
+    final_text,
+    heartbeat,
+    tool_arguments,
+    tool_recorded,
+    tool_refused,
+    turn_event,
+    usage_of,
+)
+from chat.agent.tools import REPLY_TOOL, TOOLS, ToolContext, tool_apply, tool_execute, tool_schemas
+from chat.models import ModelCall, Run
+from chat.progress import progress_for_tools
+from chat.transcript import transcript_load
+from guardrails import services as guardrails
+from guardrails.checks import check_effect, check_tool_call
+from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
+from guardrails.screening import (
+    check_input,
+)
+from guardrails.state import LazyGuardState
+from guardrails.verdict import Verdict
+from orders.models import Order
+from orders.services import ReturnEffect, order_eligibility
+
+logger = logging.getLogger(__name__)
+
+
+def run_turn(run: Run, *, model: Model | None = None) -> TurnOutcome:
+    """Run the tool-use loop for a claimed run. Raises nothing the caller must handle but bugs."""
+    turn = Turn(
+        run=run,
+        model=model or get_model(),
+        policy=guardrails.policy_current(),
+        context=ToolContext(thread_id=run.thread_id, run_id=run.id),
+        transcript=transcript_load(run),
+    )
+    try:
+        return replace(_loop(turn), blocked=len(turn.blocked))
+    except RunCancelled:
+        return TurnOutcome(status=Run.Status.CANCELLED, error_code="cancelled", error_message="The run was cancelled.")
+
+
+def _bounds_reached(turn: Turn) -> TurnOutcome | None:
+    """Thread-level bounds, checked before any model call: they end the conversation politely."""
+    if turn.transcript.turns > turn.policy.turns_per_thread:
+        return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TURN_LIMIT, ending="turn_limit")
+    if turn.transcript.tokens >= settings.THREAD_TOKEN_BUDGET:
+        return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOKEN_BUDGET, ending="token_budget")
+    return None
+
+
+def _loop(turn: Turn) -> TurnOutcome:
+    run, model = turn.run, turn.model
+    ended = _bounds_reached(turn)
+    if ended is not None:
+        return ended
+    messages = turn.transcript.messages
+    iteration = turn.transcript.iteration
+    deadline = time.monotonic() + settings.RUN_DEADLINE_SECONDS
+    suspicious = _screen_input(turn, first_attempt=iteration == 0)
+    reanchor = suspicious or len(messages) >= prompts.REANCHOR_AFTER_MESSAGES
+    # L1 is cached; the L2 reminder sits after the cache breakpoint so it never breaks the cached prefix.
+    system = [*prompts.system_blocks(), {**prompts.reminder_block(reanchor=reanchor), "bookly_uncached": True}]
+
+    while iteration < settings.AGENT_MAX_ITERATIONS:
+        if time.monotonic() > deadline:
+            return TurnOutcome(status=Run.Status.FAILED, error_code="timeout", error_message="The reply took too long.")
+        request = {
+            "model": model.name,
+            "max_tokens": settings.MODEL_MAX_TOKENS,
+            "system": system,
+            "tools": tool_schemas(),
+            # Every response is a tool call, so every turn ends through send_reply. Constant on every
+            # call: a changed tool_choice would invalidate the cached messages.
+            "tool_choice": {"type": "any"},
+            "messages": messages,
+        }
+        db_connection_release()
+        started = time.monotonic()
+        try:
+            response = model.complete(request, deadline=deadline)
+        except ModelError as error:
+            ModelCall.objects.create(
+                run=run,
+                iteration=iteration,
+                model=model.name,
+                error_code=error.code,
+                latency_ms=int((time.monotonic() - started) * 1000),
+            )
+            return TurnOutcome(status=Run.Status.FAILED, error_code=error.code, error_message=error.message)
+        latency_ms = int((time.monotonic() - started) * 1000)
+        content = response.get("content") or []
+        stop_reason = response.get("stop_reason") or ""
+        usage = usage_of(response)
+        model_call = ModelCall.objects.create(
+            run=run,
+            iteration=iteration,
+            model=response.get("model") or model.name,
+            response_content=content,
+            stop_reason=stop_reason,
+            latency_ms=latency_ms,
+            **usage,
+        )
+        tool_uses = [block for block in content if block.get("type") == "tool_use"]
+        step = progress_for_tools(tool_uses) if stop_reason == "tool_use" else ""
+        heartbeat(run, progress=step, **usage)  # also where a cancellation takes effect, before any tool runs
+        iteration += 1
+
+        if stop_reason == "pause_turn":
+            # The API paused a long turn; sending its content back lets the model continue.
+            messages.append({"role": "assistant", "content": content})
+            continue
+        replies = [block for block in tool_uses if block.get("name") == REPLY_TOOL]
+        if replies and stop_reason != "max_tokens":
+            ended = reply_step(turn, model_call, tool_uses)
+            if isinstance(ended, TurnOutcome):
+                return ended
+            messages.append({"role": "assistant", "content": content})
+            messages.append({"role": "user", "content": ended})
+            continue
+        if stop_reason == "tool_use" and tool_uses:
+            results, paused = _run_tools(turn, model_call, tool_uses)
+            if paused:
+                return TurnOutcome(status=Run.Status.REQUIRES_ACTION, ending="confirmation_required")
+            messages.append({"role": "assistant", "content": content})
+            messages.append({"role": "user", "content": results})
+            continue
+        if stop_reason == "max_tokens":
+            return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TRUNCATED, ending="max_tokens")
+        if stop_reason == "refusal":
+            return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_MODEL_REFUSED, ending="refusal")
+        reply = final_text(content)
+        if not reply:
+            return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="empty")
+        # A plain-text ending (a misbehaving model, an old transcript): intent unknown, same checks.
+        return reply_finish(turn, model_call, reply, intent=None)
+
+    return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="max_iterations")
+
+
+# --- L0 ----------------------------------------------------------------------------------------
+
+
+def _screen_input(turn: Turn, *, first_attempt: bool) -> bool:
+    """L0 on the customer's message: record what it finds; True if the thread looks under attack."""
+    run = turn.run
+    screening = check_input(run.user_message.content)
+    if first_attempt:
+        for finding in screening.findings:
+            turn_event(turn, GuardrailEvent.Layer.INPUT, "input", finding, GuardrailEvent.Action.RECORDED)
+    # An earlier attempt in the thread keeps the reminders raised for the rest of it. Read with
+    # the transcript, before this turn recorded anything: its own findings are `suspicious`.
+    return screening.suspicious or turn.transcript.injection_seen
+
+
+# --- Tools, with the two-stage check -----------------------------------------------------------
+
+
+WAITING_FOR_CUSTOMER = "Not run: another action in this response is waiting for the customer's confirmation."
+
+
+def _run_tools(turn: Turn, model_call: ModelCall, tool_uses: list[dict]) -> tuple[list[dict], bool]:
+    """Run a response's tool_use blocks in order; stop running them once one waits for the customer."""
+    results: list[dict] = []
+    paused = False
+    for block in tool_uses:
+        if paused:
+            tool_refused(
+                turn,
+                model_call,
+                block,
+                Verdict.deny("confirmation_pending", detail=WAITING_FOR_CUSTOMER),
+                stage="stage1",
+                started=time.monotonic(),
+            )
+            continue
+        result = _run_tool(turn, model_call, block)
+        if isinstance(result, PendingAction):
+            paused = True
+        else:
+            results.append(result)
+    return results, paused
+
+
+def _run_tool(turn: Turn, model_call: ModelCall, block: dict) -> dict | PendingAction:
+    """Stage 1 → execute → (mutating) compute effect → stage 2 → pause for the customer, or apply."""
+    started = time.monotonic()
+    name, arguments = str(block.get("name", ""))[:64], tool_arguments(block)
+    state = LazyGuardState(thread_id=turn.run.thread_id)  # read only if stage 1 looks at it
+    verdict = check_tool_call(name=name, arguments=arguments, state=state, policy=turn.policy)
+    if not verdict.allowed:
+        return tool_refused(turn, model_call, block, verdict, stage="stage1", started=started)
+
+    outcome = tool_execute(name, arguments, turn.context)
+    tool = TOOLS.get(name)
+    if tool is not None and tool.mutating and not outcome.is_error:
+        effect = outcome.effect
+        verdict, prices = effect_check(effect, turn.policy)
+        if not verdict.allowed:
+            return tool_refused(turn, model_call, block, verdict, stage="stage2", started=started)
+        # A return a person must approve is always confirmed by the customer first.
+        if verdict.needs_confirmation or guardrails.staff_approval_rule(effect, turn.policy):
+            action = guardrails.pending_action_create(
+                run=turn.run,
+                model_call=model_call,
+                tool_use_id=block["id"],
+                tool_name=name,
+                arguments=arguments,
+                effect=effect,
+                preview=guardrails.return_preview(effect, prices),
+            )
+            turn_event(
+                turn,
+                GuardrailEvent.Layer.TOOLS,
+                "stage2",
+                "confirmation_required",
+                GuardrailEvent.Action.CONFIRMATION_REQUIRED,
+                tool_name=name,
+            )
+            return action
+        # The Return and the transcript row that tells the model about it commit together,
+        # so a crash in between can never leave the model told that nothing happened.
+        with transaction.atomic():
+            outcome = tool_apply(name, effect.as_dict(), turn.context)
+            return tool_recorded(turn, model_call, block, outcome, started=started)[1]
+    return tool_recorded(turn, model_call, block, outcome, started=started)[1]
+
+
+def effect_check(effect: ReturnEffect, policy: GuardrailPolicy) -> tuple[Verdict, dict]:
+    """Stage 2 against the order as it is now; also returns item prices for the preview."""
+    order = Order.objects.prefetch_related("items").filter(order_id=effect.order_id).first()
+    if order is None:
+        return Verdict.deny("item_not_in_order", detail="The order no longer exists."), {}
+    verdict = check_effect(effect=effect, eligibility=order_eligibility(order=order), policy=policy)
+    return verdict, {item.id: item.price for item in order.items.all()}
