@@ -50,7 +50,7 @@ def measure(fake_model_url: str) -> dict:
     django.setup()
     from django.test import Client
 
-    from chat import services
+    from chat import runs
     from chat.agent.llm import get_model
 
     counter = StatementCounter()
@@ -94,11 +94,11 @@ def measure(fake_model_url: str) -> dict:
         # Two warm-up turns first, so the thread has history like a real conversation.
         for _ in range(2):
             run_id = post()
-            services.run_execute(run_id=run_id)
+            runs.run_execute(run_id=run_id)
         counter.take()
         run_id = post()
         out[f"post_message_{script}"] = counter.take()
-        services.run_execute(run_id=run_id)
+        runs.run_execute(run_id=run_id)
         out[f"worker_turn_{script}"] = counter.take()
         poll(run_id, 25)
         out[f"poll_settled_{script}"] = counter.take()
@@ -111,7 +111,7 @@ def measure(fake_model_url: str) -> dict:
     poller = threading.Thread(target=lambda: result.update(poll(run_id, 10)))
     poller.start()
     time.sleep(0.5)
-    services.run_execute(run_id=run_id)
+    runs.run_execute(run_id=run_id)
     poller.join(timeout=15)
     both = counter.take()
     out["poll_woken"] = {

@@ -6,20 +6,17 @@ Called by the customer's browser; calls chat/selectors.py (reads) and chat/servi
 
 import asyncio
 import hashlib
-import hmac
 import json
 import re
 from uuid import UUID
 
-import prometheus_client
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.db import DatabaseError
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
-from redis import Redis, RedisError
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,7 +26,7 @@ from rest_framework.views import APIView
 
 from bookly_project.errors import ApplicationError, error_response
 from bookly_project.limits import client_address, limit_hit
-from chat import confirmations, handoff, monitoring, notify, selectors, services
+from chat import confirmations, handoff, notify, runs, selectors, services
 from chat.auth import customer_id_ensure, customer_id_get, session_rotate, session_rotate_for_verified_run
 from chat.models import Run, Thread
 from chat.schema import LIMIT_PARAMETER, MAX_OFFSET, RETRY_AFTER, WRITE_ERRORS, RunDetailSchema, errors_documented
@@ -302,7 +299,7 @@ class RunCancelApi(BaseApi):
     def post(self, request: Request, run_id: UUID) -> Response:
         """Cancel a run: queued ends now, in_progress ends at its next step; finished runs are unchanged."""
         run = selectors.run_get(owner=customer_id_get(request), run_id=run_id)
-        return Response(run_data(services.run_cancel(run=run)))
+        return Response(run_data(runs.run_cancel(run=run)))
 
 
 class RunActionApi(BaseApi):
@@ -498,48 +495,3 @@ def _parse_after(raw: str | None) -> UUID | None:
 
 
 # --- Health ------------------------------------------------------------------------------
-
-
-def healthz(request: HttpRequest) -> JsonResponse:
-    """Liveness: the process answers."""
-    return JsonResponse({"status": "ok"})
-
-
-def readyz(request: HttpRequest) -> JsonResponse:
-    """Readiness: Postgres and Redis answer, and the queue is moving (see chat/monitoring.py)."""
-    checks = {"database": "ok", "redis": "ok" if settings.REDIS_URL else "not configured", "queue": "ok"}
-    body: dict = {}
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-    except DatabaseError:
-        checks["database"] = "unavailable"
-    if settings.REDIS_URL:
-        try:
-            Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1).ping()
-        except RedisError:
-            checks["redis"] = "unavailable"
-    if checks["database"] == "ok":
-        queue = monitoring.queue_health()
-        checks["queue"] = "stuck" if queue.stuck else "ok"
-        body["queue"] = {"depth": queue.depth, "oldest_wait_seconds": round(queue.oldest_wait_seconds, 1)}
-    else:
-        checks["queue"] = "unknown"
-    ready = all(value in ("ok", "not configured") for value in checks.values())
-    body = {"status": "ok" if ready else "unavailable", "checks": checks, **body}
-    return JsonResponse(body, status=200 if ready else 503)
-
-
-METRICS_CONTENT_TYPE = prometheus_client.CONTENT_TYPE_LATEST
-
-
-def metrics(request: HttpRequest) -> HttpResponse:
-    """Prometheus metrics (chat/monitoring.py), for a scraper holding METRICS_TOKEN; off without one."""
-    if not settings.METRICS_TOKEN:
-        return error_response(404, "not_found", "Not found.")
-    expected = f"Bearer {settings.METRICS_TOKEN}".encode()
-    if not hmac.compare_digest(request.headers.get("Authorization", "").encode(), expected):
-        response = error_response(401, "not_authenticated", "A valid metrics token is required.")
-        response["WWW-Authenticate"] = 'Bearer realm="metrics"'
-        return response
-    return HttpResponse(prometheus_client.generate_latest(monitoring.REGISTRY), content_type=METRICS_CONTENT_TYPE)

@@ -17,8 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from bookly_project.errors import ApplicationError, not_found_error
-from chat import notify, transcript
-from chat import services as chat_services
+from chat import notify, runs, transcript
 from chat.agent import loop
 from chat.agent.tools import ToolContext, ToolOutcome, tool_apply, tool_execute
 from chat.models import Run
@@ -72,7 +71,7 @@ def _close(action: PendingAction, decision: str, outcome: ToolOutcome, *, guardr
         status=Run.Status.QUEUED, dispatched_at=now, heartbeat_at=now, progress=""
     ):
         transaction.on_commit(partial(notify.run_changed, action.run_id))
-        transaction.on_commit(partial(chat_services.run_dispatch, run_id=action.run_id))
+        transaction.on_commit(partial(runs.run_dispatch, run_id=action.run_id))
 
 
 def action_decide(*, run: Run, action_id, decision: str) -> Run:

@@ -18,7 +18,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from bookly_project.errors import ApplicationError
-from chat import notify, services
+from chat import notify, sequence
 from chat.agent.steps import BLOCKS_NOT_FAILURES, TurnOutcome
 from chat.models import Message, Run, Thread, ToolCall
 from guardrails.models import GuardrailEvent, PendingAction
@@ -61,7 +61,7 @@ def thread_handoff(*, thread: Thread, reason: str) -> Message | None:
     with transaction.atomic():
         if not thread_mark_handed_off(thread_id=thread.id, reason=reason):
             return None
-        return services.thread_message_write(
+        return sequence.thread_message_write(
             thread_id=thread.id, role=Message.Role.ASSISTANT, content=handoff_notice(reason)
         )
 
@@ -119,7 +119,7 @@ def staff_reply_post(*, thread_id: UUID, author, content: str) -> Message:
     if not content:
         raise ApplicationError("invalid_input", "Write a reply first.")
     with transaction.atomic():
-        message = services.thread_message_write(
+        message = sequence.thread_message_write(
             thread_id=thread_id, role=Message.Role.STAFF, content=content, author=author
         )
         transaction.on_commit(partial(notify.run_changed, thread_id))

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from chat import confirmations, services
+from chat import confirmations, runs
 
 
 class TurnFailed(Exception):
@@ -24,14 +24,14 @@ class TurnFailed(Exception):
     # throws=: an expected failure, logged by the worker in one INFO line without a traceback.
     throws=(TurnFailed,),
     # The database away before the run was claimed: the run is still queued, try again soon.
-    autoretry_for=services.TRANSIENT_DATABASE_ERRORS,
+    autoretry_for=runs.TRANSIENT_DATABASE_ERRORS,
     retry_backoff=1,
     retry_backoff_max=30,
     max_retries=6,
 )
 def run_turn(run_id: str) -> None:
     """Execute one run. Safe to deliver twice: the run is claimed before any work."""
-    failure = services.run_execute(run_id=run_id)
+    failure = runs.run_execute(run_id=run_id)
     if failure:
         raise TurnFailed(failure)
 
@@ -40,7 +40,7 @@ def run_turn(run_id: str) -> None:
 @shared_task(name="chat.tasks.sweep_runs", ignore_result=True, send_events=False)
 def sweep_runs() -> dict:
     """Periodic (beat): re-dispatch or expire runs that no worker is executing."""
-    return vars(services.runs_sweep())
+    return vars(runs.runs_sweep())
 
 
 @shared_task(name="chat.tasks.expire_pending_actions", ignore_result=True, send_events=False)

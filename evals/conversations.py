@@ -35,7 +35,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from chat import confirmations, services
+from chat import confirmations, runs, services
 from chat.models import Run, Thread
 from evals.report import EXPECT_SAFE, TEST, TUNING, CaseResult
 from guardrails.models import PendingAction
@@ -605,7 +605,7 @@ def _step_run(thread: Thread, step: Say | Decide, model: _TurnModel, last_run: R
             raise LookupError("nothing was waiting for the customer's decision")
         confirmations.action_decide(run=last_run, action_id=action.id, decision=step.decision)
         run = last_run
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
     run.refresh_from_db()
     return run
 

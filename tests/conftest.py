@@ -15,7 +15,7 @@ import redis
 from django.conf import settings
 from django.test import Client
 
-from chat import services
+from chat import runs, services
 from chat.agent.llm import get_model
 from chat.models import Run, Thread
 from guardrails.services import policy_current
@@ -67,7 +67,7 @@ class Customer:
 def turn(thread: Thread, text: str = "I would like to return my order, please.") -> Run:
     """Post a customer message and execute its run in-process, as the worker's task would."""
     run = services.message_post(owner=thread.owner, thread_id=thread.id, content=text).run
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
     run.refresh_from_db()
     return run
 

@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.db.models import F
 from django.test import AsyncClient, Client
 
-from chat import services
+from chat import runs
 from tests.conftest import ROOT, Customer
 from tests.fakes import ScriptedModel, text_reply, tool_use_reply
 
@@ -201,7 +201,7 @@ def test_a_run_that_verifies_the_customer_rotates_the_session_once(alice, monkey
     run_id = alice.say(thread, "Where is BK-10042? I am sarah.chen@example.com").json()["run"]["id"]
     before = _session_id(alice)
 
-    services.run_execute(run_id=run_id)  # the worker's turn: lookup_order matched the email
+    runs.run_execute(run_id=run_id)  # the worker's turn: lookup_order matched the email
     seen = alice.get(f"/api/v1/runs/{run_id}")
 
     assert seen.status_code == 200 and seen.json()["status"] == "completed"
@@ -226,7 +226,7 @@ def test_polling_by_message_id_rotates_after_verification_too(alice, monkeypatch
     posted = alice.say(thread, "Where is BK-10042? I am sarah.chen@example.com").json()
     before = _session_id(alice)
 
-    services.run_execute(run_id=posted["run"]["id"])
+    runs.run_execute(run_id=posted["run"]["id"])
     status = alice.get(f"/api/v1/threads/{thread}/messages/{posted['message']['id']}/status")
 
     assert status.status_code == 200
@@ -242,7 +242,7 @@ def test_a_run_that_verifies_nobody_leaves_the_session_id_alone(alice, monkeypat
     run_id = alice.say(thread, "hello").json()["run"]["id"]
     before = _session_id(alice)
 
-    services.run_execute(run_id=run_id)
+    runs.run_execute(run_id=run_id)
     assert alice.get(f"/api/v1/runs/{run_id}").json()["status"] == "completed"
 
     assert _session_id(alice) == before

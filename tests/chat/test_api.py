@@ -297,7 +297,7 @@ def test_messages_list_oldest_first_and_after(alice):
 
 
 def test_message_status_reports_processing_then_completed(alice):
-    from chat import services
+    from chat import runs
 
     thread = alice.new_thread()
     posted = alice.say(thread, "hello").json()
@@ -305,7 +305,7 @@ def test_message_status_reports_processing_then_completed(alice):
     status = alice.get(url).json()
     assert status["status"] == "processing"
     assert status["assistant_message"] is None
-    services.run_execute(run_id=posted["run"]["id"])
+    runs.run_execute(run_id=posted["run"]["id"])
     status = alice.get(url).json()
     assert status["status"] == "completed"
     assert status["assistant_message"]["role"] == "assistant"
@@ -387,11 +387,11 @@ def test_cancel_a_queued_run(alice):
 
 
 def test_cancel_an_in_progress_run_takes_effect_at_the_next_step(alice):
-    from chat import services
+    from chat import runs
 
     thread = alice.new_thread()
     run_id = alice.say(thread, "hello").json()["run"]["id"]
-    run = services.run_claim(run_id=run_id)
+    run = runs.run_claim(run_id=run_id)
     assert alice.post(f"/api/v1/runs/{run_id}/cancel").json()["status"] == "in_progress"
     from chat.agent import loop
 
@@ -512,7 +512,7 @@ def test_a_message_the_database_cannot_store_is_a_503_and_nothing_is_half_writte
     def pool_exhausted(**kwargs):
         raise OperationalError("couldn't get a connection after 10.00 sec")
 
-    monkeypatch.setattr(services, "_thread_seq_take", pool_exhausted)
+    monkeypatch.setattr(services, "thread_seq_take", pool_exhausted)
     response = alice.say(thread, "hello")
     assert response.status_code == 503
     assert error_code(response) == "storage_unavailable"

@@ -7,7 +7,7 @@ import pytest
 import redis
 from django.db import OperationalError
 
-from chat import services
+from chat import runs, services
 from chat.models import Message, Run, Thread
 from tests.conftest import turn
 from tests.private import celery_app_for, private_redis
@@ -47,7 +47,7 @@ def test_a_broker_outage_is_one_warning_and_the_sweep_dispatches_the_run_later(
 ):
     with private_redis() as broker:
         app = celery_app_for(broker.url)
-        monkeypatch.setattr(services, "celery_app", app)
+        monkeypatch.setattr(runs, "celery_app", app)
         thread = alice.new_thread()
         broker.stop()  # the broker is really down: nothing listens on its port
 
@@ -63,7 +63,7 @@ def test_a_broker_outage_is_one_warning_and_the_sweep_dispatches_the_run_later(
         assert (run.status, run.dispatched_at) == (Run.Status.QUEUED, None)
 
         broker.start()  # back, on the same port and empty
-        report = services.runs_sweep()
+        report = runs.runs_sweep()
         assert report.redispatched == 1
         queued = _queued(broker.client())
         assert len(queued) == 1 and str(run.id).encode() in queued[0]
@@ -74,12 +74,12 @@ def test_a_broker_outage_is_one_warning_and_the_sweep_dispatches_the_run_later(
 
 def test_a_database_error_mid_turn_queues_the_run_again(thread, monkeypatch):
     sent = []
-    monkeypatch.setattr(services.celery_app, "send_task", lambda name, args=None, **kw: sent.append(args))
+    monkeypatch.setattr(runs.celery_app, "send_task", lambda name, args=None, **kw: sent.append(args))
 
     def database_restarted(run, **kwargs):
         raise OperationalError("terminating connection due to administrator command")
 
-    monkeypatch.setattr(services.loop, "run_turn", database_restarted)
+    monkeypatch.setattr(runs.loop, "run_turn", database_restarted)
     run = turn(thread, "where is my order?")
     assert (run.status, run.attempts, run.error_code) == (Run.Status.QUEUED, 1, "")
     assert sent[-1] == [str(run.id)]  # dispatched again at once
@@ -87,12 +87,12 @@ def test_a_database_error_mid_turn_queues_the_run_again(thread, monkeypatch):
 
 
 def test_a_run_out_of_attempts_ends_failed_on_a_database_error(thread, monkeypatch, settings):
-    monkeypatch.setattr(services.celery_app, "send_task", lambda name, args=None, **kw: None)
+    monkeypatch.setattr(runs.celery_app, "send_task", lambda name, args=None, **kw: None)
     settings.RUN_MAX_ATTEMPTS = 1
 
     def database_restarted(run, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(services.loop, "run_turn", database_restarted)
+    monkeypatch.setattr(runs.loop, "run_turn", database_restarted)
     run = turn(thread, "where is my order?")
     assert (run.status, run.error_code) == (Run.Status.FAILED, "storage_unavailable")

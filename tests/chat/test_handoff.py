@@ -12,7 +12,7 @@ from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
 from django.test import Client
 
-from chat import handoff, services
+from chat import handoff, runs, services
 from chat.agent.llm import ModelError
 from chat.agent.steps import TurnOutcome
 from chat.models import Message, Run, Thread
@@ -115,7 +115,7 @@ def test_a_message_to_a_handed_off_thread_is_stored_and_no_model_turn_runs(alice
     assert response.status_code == 202
     run = response.json()["run"]
     assert (run["status"], run["assistant_message"], run["handed_off"]) == ("completed", None, True)
-    services.run_execute(run_id=run["id"])  # even if a task arrived, nothing runs
+    runs.run_execute(run_id=run["id"])  # even if a task arrived, nothing runs
     assert scripted.requests == []
     assert Run.objects.get(id=run["id"]).ending == "handed_off"
     contents = [m["content"] for m in alice.get(f"/api/v1/threads/{thread_id}/messages").json()["results"]]
@@ -127,7 +127,7 @@ def test_a_run_queued_before_the_handoff_finishes_without_a_model_turn(alice, sc
     run_id = alice.say(thread_id, "Where is my order?").json()["run"]["id"]
     assert alice.post(handoff_path(thread_id)).status_code == 200
 
-    services.run_execute(run_id=run_id)
+    runs.run_execute(run_id=run_id)
 
     run = Run.objects.get(id=run_id)
     assert (run.status, run.ending, run.assistant_message_id) == ("completed", "handed_off", None)
@@ -140,10 +140,10 @@ def test_a_run_queued_before_the_handoff_finishes_without_a_model_turn(alice, sc
 def test_a_turn_ending_in_handoff_hands_the_thread_to_a_person(db):
     thread = services.thread_create(owner="alice-session")
     run = services.message_post(owner=thread.owner, thread_id=thread.id, content="I want a human").run
-    claimed = services.run_claim(run_id=run.id)
+    claimed = runs.run_claim(run_id=run.id)
     notice = handoff.handoff_notice(Thread.HandoffReason.MODEL_ASKED)
 
-    services.run_finish(run=claimed, outcome=TurnOutcome(status=Run.Status.COMPLETED, reply=notice, ending="handoff"))
+    runs.run_finish(run=claimed, outcome=TurnOutcome(status=Run.Status.COMPLETED, reply=notice, ending="handoff"))
 
     thread.refresh_from_db()
     assert (thread.is_handed_off, thread.handoff_reason) == (True, "model_asked")
@@ -263,7 +263,7 @@ def test_after_a_hand_back_the_next_message_gets_a_model_turn(alice, scripted):
 
     run = alice.say(thread_id, "Hi again").json()["run"]
     assert (run["status"], run["handed_off"]) == ("queued", False)
-    services.run_execute(run_id=run["id"])
+    runs.run_execute(run_id=run["id"])
 
     assert Run.objects.get(id=run["id"]).assistant_message.content == "Hello! How can I help?"
 
@@ -284,7 +284,7 @@ def test_the_queue_lists_handed_off_threads_with_a_summary_from_the_record(alice
         tool_use_reply("lookup_order", {"order_id": "BK-10042", "customer_email": SARAH}),
         text_reply("Order BK-10042 was delivered."),
     )
-    services.run_execute(run_id=alice.say(thread_id, f"Where is BK-10042? {SARAH}").json()["run"]["id"])
+    runs.run_execute(run_id=alice.say(thread_id, f"Where is BK-10042? {SARAH}").json()["run"]["id"])
     alice.post(handoff_path(thread_id))
     quiet_thread = alice.new_thread()
     client = staff_client(dana, "view_handedoffthread")

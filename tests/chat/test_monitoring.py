@@ -8,7 +8,7 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from bookly_project.celery import app
-from chat import services
+from chat import runs, services
 from chat.agent import steps
 from chat.models import ModelCall, Run, Thread
 from tests.conftest import turn
@@ -189,8 +189,8 @@ def test_readyz_reports_a_stuck_queue_when_a_run_waited_too_long(client, setting
     assert body["checks"] == {"database": "ok", "redis": "ok", "queue": "stuck"}
     assert body["queue"]["oldest_wait_seconds"] >= 61
 
-    services.run_finish(
-        run=services.run_claim(run_id=run.id), outcome=steps.TurnOutcome(status=Run.Status.COMPLETED, reply="done")
+    runs.run_finish(
+        run=runs.run_claim(run_id=run.id), outcome=steps.TurnOutcome(status=Run.Status.COMPLETED, reply="done")
     )
     assert client.get("/readyz").status_code == 200
 

@@ -14,7 +14,7 @@ from asgiref.sync import async_to_sync
 from django.conf import settings as django_settings
 from django.utils import timezone
 
-from chat import admission, services
+from chat import admission, runs, services
 from chat.models import Message, ModelCall, Run, Thread
 from tests.conftest import ROOT, server_env
 from tests.fakes import text_reply
@@ -120,7 +120,7 @@ def test_a_post_is_refused_with_retry_after_and_nothing_stored_when_the_queue_is
 
 @pytest.mark.django_db(transaction=True)
 def test_a_post_is_accepted_when_the_queue_is_within_its_bound(web_application, alice, broker, settings, monkeypatch):
-    monkeypatch.setattr(services.celery_app, "send_task", lambda *args, **kwargs: None)
+    monkeypatch.setattr(runs.celery_app, "send_task", lambda *args, **kwargs: None)
     thread = alice.new_thread()
     settings.MESSAGE_QUEUE_MAX_DEPTH = 3
     broker.rpush(admission.CELERY_QUEUE, *[b"waiting turn"] * 3)
@@ -183,7 +183,7 @@ def test_a_run_that_waited_too_long_in_the_queue_ends_expired_with_a_clear_messa
         dispatched_at=timezone.now() - timedelta(seconds=settings.RUN_QUEUE_MAX_WAIT_SECONDS + 1)
     )
 
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
 
     run.refresh_from_db()
     assert run.status == Run.Status.EXPIRED
@@ -202,7 +202,7 @@ def test_a_run_claimed_within_the_bound_is_answered(settings, scripted):
         dispatched_at=timezone.now() - timedelta(seconds=settings.RUN_QUEUE_MAX_WAIT_SECONDS - 5)
     )
 
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
 
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED

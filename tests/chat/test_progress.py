@@ -6,7 +6,7 @@ import time
 import pytest
 from django.db import connection
 
-from chat import notify, services
+from chat import notify, runs
 from chat.agent.tools import TOOLS
 from chat.models import Run
 from chat.progress import TOOL_STEPS
@@ -45,7 +45,7 @@ def test_each_tool_shows_its_fixed_step_while_the_model_works_on_its_result(alic
     run_id = alice.say(thread_id, "Can I return BK-10042?").json()["run"]["id"]
     assert alice.get(f"/api/v1/runs/{run_id}").json()["progress"] is None
 
-    services.run_execute(run_id=run_id)
+    runs.run_execute(run_id=run_id)
 
     assert spy.seen == ["", "Looking up your order", "Checking return eligibility"]
     assert alice.get(f"/api/v1/runs/{run_id}").json()["progress"] == "Checking return eligibility"
@@ -60,7 +60,7 @@ def test_only_registered_tools_have_steps_and_the_first_labelled_one_is_shown(al
     thread_id = alice.new_thread()
     run_id = alice.say(thread_id, "Shipping?").json()["run"]["id"]
 
-    services.run_execute(run_id=run_id)
+    runs.run_execute(run_id=run_id)
 
     assert spy.seen == ["", "", "Looking up our policy"]
     assert set(TOOL_STEPS) <= set(TOOLS)  # every label belongs to a registered tool

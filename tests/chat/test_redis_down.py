@@ -4,7 +4,7 @@ while a session is saved: the documented 503."""
 
 import pytest
 
-from chat import services
+from chat import runs
 from chat.models import Message, Run
 from tests.conftest import Customer
 from tests.private import celery_app_for, private_redis
@@ -18,7 +18,7 @@ def test_a_new_customer_posts_with_an_idempotency_key_while_redis_is_down(
     with private_redis() as redis_server:
         settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": redis_server.url}}
         app = celery_app_for(redis_server.url)
-        monkeypatch.setattr(services, "celery_app", app)
+        monkeypatch.setattr(runs, "celery_app", app)
         redis_server.stop()
 
         carol = Customer()  # the session is written to Postgres only

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from chat import services
+from chat import runs, services
 from chat.agent import loop, steps
 from chat.models import Message, ModelCall, Run, Thread, ToolCall
 from chat.transcript import transcript_load
@@ -25,8 +25,8 @@ def thread() -> Thread:
 
 def test_a_run_is_claimed_once(thread):
     run = post(thread, "hello")
-    assert services.run_claim(run_id=run.id) is not None
-    assert services.run_claim(run_id=run.id) is None
+    assert runs.run_claim(run_id=run.id) is not None
+    assert runs.run_claim(run_id=run.id) is None
     run.refresh_from_db()
     assert run.status == Run.Status.IN_PROGRESS
     assert run.attempts == 1
@@ -34,24 +34,24 @@ def test_a_run_is_claimed_once(thread):
 
 def test_second_run_waits_for_the_first(thread):
     first, second = post(thread, "one"), post(thread, "two")
-    assert services.run_claim(run_id=second.id) is None  # first is still queued
-    claimed = services.run_claim(run_id=first.id)
-    assert services.run_claim(run_id=second.id) is None  # first is in progress
-    services.run_finish(run=claimed, outcome=steps.TurnOutcome(status=Run.Status.COMPLETED, reply="done"))
-    assert services.run_claim(run_id=second.id) is not None
+    assert runs.run_claim(run_id=second.id) is None  # first is still queued
+    claimed = runs.run_claim(run_id=first.id)
+    assert runs.run_claim(run_id=second.id) is None  # first is in progress
+    runs.run_finish(run=claimed, outcome=steps.TurnOutcome(status=Run.Status.COMPLETED, reply="done"))
+    assert runs.run_claim(run_id=second.id) is not None
 
 
 def test_runs_of_other_threads_do_not_block_each_other(thread):
     other = services.thread_create(owner="bob-session")
     first = post(thread, "one")
-    services.run_claim(run_id=first.id)
-    assert services.run_claim(run_id=post(other, "hi").id) is not None
+    runs.run_claim(run_id=first.id)
+    assert runs.run_claim(run_id=post(other, "hi").id) is not None
 
 
 def test_redelivered_task_does_not_execute_a_finished_run(thread):
     run = post(thread, "How long does shipping take?")
-    services.run_execute(run_id=run.id)
-    services.run_execute(run_id=run.id)  # the broker delivers the task again
+    runs.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)  # the broker delivers the task again
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED
     assert Message.objects.filter(thread=thread, role=Message.Role.ASSISTANT).count() == 1
@@ -60,7 +60,7 @@ def test_redelivered_task_does_not_execute_a_finished_run(thread):
 
 def test_finishing_writes_the_reply_with_the_next_seq(thread):
     run = post(thread, "hello")
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED
     assert run.assistant_message.seq == run.user_message.seq + 1
@@ -69,9 +69,9 @@ def test_finishing_writes_the_reply_with_the_next_seq(thread):
 
 def test_a_finish_from_a_superseded_attempt_is_ignored(thread):
     run = post(thread, "hello")
-    claimed = services.run_claim(run_id=run.id)
+    claimed = runs.run_claim(run_id=run.id)
     Run.objects.filter(id=run.id).update(attempts=2)  # the sweep handed it to another worker
-    recorded = services.run_finish(run=claimed, outcome=steps.TurnOutcome(status=Run.Status.COMPLETED, reply="x"))
+    recorded = runs.run_finish(run=claimed, outcome=steps.TurnOutcome(status=Run.Status.COMPLETED, reply="x"))
     assert recorded is False
     assert not Message.objects.filter(role=Message.Role.ASSISTANT).exists()
 
@@ -82,7 +82,7 @@ def test_a_crashing_turn_fails_the_run_and_keeps_the_message(thread, monkeypatch
 
     monkeypatch.setattr(loop, "run_turn", boom)
     run = post(thread, "hello")
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED
     assert run.error_code == "internal_error"
@@ -95,7 +95,7 @@ def test_usage_is_summed_on_the_run(thread, fake_anthropic):
         text_reply("Standard shipping takes 3 to 5 business days."),
     )
     run = post(thread, "shipping?")
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED
     assert (run.input_tokens, run.output_tokens) == (200, 40)
@@ -112,7 +112,7 @@ def test_anthropic_backend_round_trips_a_tool_use(thread, fake_anthropic):
         text_reply("Choose Forgot password on the sign-in page."),
     )
     run = post(thread, "I forgot my password")
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
     first, second = fake_anthropic.message_requests
     assert first["model"] == run.model
     assert first["max_tokens"] > 0
@@ -135,7 +135,7 @@ def test_model_errors_fail_the_run_with_their_code(thread, fake_anthropic):
 
     fake_anthropic.script(error_reply(401))
     run = post(thread, "hello")
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED
     assert run.error_code == "model_auth_failed"
@@ -146,7 +146,7 @@ def test_max_iterations_ends_the_turn_with_a_fixed_reply(thread, fake_anthropic,
     settings.AGENT_MAX_ITERATIONS = 3
     fake_anthropic.script(*[tool_use_reply("lookup_policy", {"topic": "shipping"}) for _ in range(5)])
     run = post(thread, "loop forever")
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED
     assert len(fake_anthropic.message_requests) == 3
@@ -158,7 +158,7 @@ def test_max_iterations_ends_the_turn_with_a_fixed_reply(thread, fake_anthropic,
 def test_max_tokens_stop_is_not_shown_half_finished(thread, fake_anthropic):
     fake_anthropic.script(text_reply("The return window is thirty da", stop_reason="max_tokens"))
     run = post(thread, "returns?")
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
     run.refresh_from_db()
     from chat.agent import prompts
 
@@ -170,7 +170,7 @@ def test_max_tokens_stop_is_not_shown_half_finished(thread, fake_anthropic):
 
 def test_history_includes_earlier_replies_and_tool_results(thread):
     first = post(thread, "How long does shipping take?")
-    services.run_execute(run_id=first.id)
+    runs.run_execute(run_id=first.id)
     second = post(thread, "thanks")
     history = transcript_load(Run.objects.get(id=second.id)).messages
     roles = [turn["role"] for turn in history]
@@ -182,7 +182,7 @@ def test_history_includes_earlier_replies_and_tool_results(thread):
 
 def test_history_repairs_an_orphaned_tool_use(thread):
     run = post(thread, "shipping?")
-    claimed = services.run_claim(run_id=run.id)
+    claimed = runs.run_claim(run_id=run.id)
     ModelCall.objects.create(
         run=claimed,
         iteration=0,
@@ -192,7 +192,7 @@ def test_history_repairs_an_orphaned_tool_use(thread):
             {"type": "tool_use", "id": "toolu_orphan", "name": "lookup_policy", "input": {"topic": "shipping"}}
         ],
     )
-    services.run_finish(run=claimed, outcome=steps.TurnOutcome(status=Run.Status.FAILED, error_code="internal_error"))
+    runs.run_finish(run=claimed, outcome=steps.TurnOutcome(status=Run.Status.FAILED, error_code="internal_error"))
     later = post(thread, "hello again")
     history = transcript_load(Run.objects.get(id=later.id)).messages
     repaired = history[2]["content"][0]
@@ -213,40 +213,40 @@ def test_history_repairs_an_orphaned_tool_use(thread):
 
 def test_sweep_redispatches_a_run_whose_enqueue_failed(thread, monkeypatch):
     sent = []
-    monkeypatch.setattr(services.celery_app, "send_task", lambda name, args=None, **kw: sent.append(args))
+    monkeypatch.setattr(runs.celery_app, "send_task", lambda name, args=None, **kw: sent.append(args))
     run = post(thread, "hello")
     Run.objects.filter(id=run.id).update(dispatched_at=None)
-    report = services.runs_sweep()
+    report = runs.runs_sweep()
     assert report.redispatched == 1
     assert sent == [[str(run.id)]]
-    assert services.runs_sweep().redispatched == 0  # not again right away
+    assert runs.runs_sweep().redispatched == 0  # not again right away
 
 
 def test_sweep_does_not_redispatch_a_run_waiting_behind_another(thread, monkeypatch):
     sent = []
-    monkeypatch.setattr(services.celery_app, "send_task", lambda name, args=None, **kw: sent.append(args))
+    monkeypatch.setattr(runs.celery_app, "send_task", lambda name, args=None, **kw: sent.append(args))
     first = post(thread, "one")
-    services.run_claim(run_id=first.id)
+    runs.run_claim(run_id=first.id)
     second = post(thread, "two")
     Run.objects.filter(id=second.id).update(dispatched_at=None)
-    assert services.runs_sweep().redispatched == 0
+    assert runs.runs_sweep().redispatched == 0
     assert sent == []
 
 
 def test_sweep_requeues_a_run_whose_worker_went_silent(thread, monkeypatch, settings):
     sent = []
-    monkeypatch.setattr(services.celery_app, "send_task", lambda name, args=None, **kw: sent.append(args))
+    monkeypatch.setattr(runs.celery_app, "send_task", lambda name, args=None, **kw: sent.append(args))
     run = post(thread, "hello")
-    services.run_claim(run_id=run.id)
+    runs.run_claim(run_id=run.id)
     Run.objects.filter(id=run.id).update(
         heartbeat_at=timezone.now() - timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS + 1)
     )
-    report = services.runs_sweep()
+    report = runs.runs_sweep()
     assert report.requeued == 1
     run.refresh_from_db()
     assert run.status == Run.Status.QUEUED
     assert sent == [[str(run.id)]]
-    services.run_execute(run_id=run.id)  # the re-dispatched task runs it to the end
+    runs.run_execute(run_id=run.id)  # the re-dispatched task runs it to the end
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED
     assert run.attempts == 2
@@ -254,35 +254,35 @@ def test_sweep_requeues_a_run_whose_worker_went_silent(thread, monkeypatch, sett
 
 def test_sweep_expires_a_run_after_max_attempts(thread, settings):
     run = post(thread, "hello")
-    services.run_claim(run_id=run.id)
+    runs.run_claim(run_id=run.id)
     Run.objects.filter(id=run.id).update(
         attempts=settings.RUN_MAX_ATTEMPTS,
         heartbeat_at=timezone.now() - timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS + 1),
     )
-    assert services.runs_sweep().expired == 1
+    assert runs.runs_sweep().expired == 1
     run.refresh_from_db()
     assert run.status == Run.Status.EXPIRED
     assert run.error_code == "worker_lost"
 
 
 def test_sweep_expires_a_run_queued_for_too_long(thread, settings, monkeypatch):
-    monkeypatch.setattr(services.celery_app, "send_task", lambda *a, **kw: None)
+    monkeypatch.setattr(runs.celery_app, "send_task", lambda *a, **kw: None)
     run = post(thread, "hello")
     Run.objects.filter(id=run.id).update(
         created_at=timezone.now() - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS + 1)
     )
-    assert services.runs_sweep().expired == 1
+    assert runs.runs_sweep().expired == 1
     run.refresh_from_db()
     assert run.status == Run.Status.EXPIRED
     assert run.error_code == "queue_timeout"
 
 
 def test_sweep_leaves_healthy_runs_alone(thread, monkeypatch):
-    monkeypatch.setattr(services.celery_app, "send_task", lambda *a, **kw: None)
+    monkeypatch.setattr(runs.celery_app, "send_task", lambda *a, **kw: None)
     post(thread, "queued just now")
     running = post(services.thread_create(owner="x"), "running")
-    services.run_claim(run_id=running.id)
-    report = services.runs_sweep()
+    runs.run_claim(run_id=running.id)
+    report = runs.runs_sweep()
     assert (report.redispatched, report.requeued, report.expired) == (0, 0, 0)
 
 
@@ -297,8 +297,8 @@ def test_the_turn_limit_ends_the_conversation_and_closes_the_thread(thread):
     policy.turns_per_thread = 1
     policy.save()
     first, second = post(thread, "hello"), post(thread, "hello again")
-    services.run_execute(run_id=first.id)
-    services.run_execute(run_id=second.id)
+    runs.run_execute(run_id=first.id)
+    runs.run_execute(run_id=second.id)
     second.refresh_from_db()
     assert second.assistant_message.content == prompts.REPLY_TURN_LIMIT
     assert second.ending == "turn_limit"
@@ -314,19 +314,19 @@ def test_the_token_budget_ends_the_conversation_politely(thread, fake_anthropic,
 
     settings.THREAD_TOKEN_BUDGET = 150  # each scripted call costs 100 input + 20 output tokens
     fake_anthropic.script(text_reply("first answer"), text_reply("second answer"))
-    runs = [post(thread, "one"), post(thread, "two"), post(thread, "three")]
-    for run in runs:
-        services.run_execute(run_id=run.id)
-    replies = [Run.objects.get(id=run.id).assistant_message.content for run in runs]
+    posted = [post(thread, "one"), post(thread, "two"), post(thread, "three")]
+    for run in posted:
+        runs.run_execute(run_id=run.id)
+    replies = [Run.objects.get(id=run.id).assistant_message.content for run in posted]
     assert replies == ["first answer", "second answer", prompts.REPLY_TOKEN_BUDGET]
     assert len(fake_anthropic.message_requests) == 2
-    assert Run.objects.get(id=runs[2].id).ending == "token_budget"
+    assert Run.objects.get(id=posted[2].id).ending == "token_budget"
 
 
 def test_a_pause_turn_stop_is_continued_not_shown(thread, fake_anthropic):
     fake_anthropic.script(text_reply("Let me think", stop_reason="pause_turn"), text_reply("Here you go."))
     run = post(thread, "shipping?")
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
     run.refresh_from_db()
     assert run.assistant_message.content == "Here you go."
     second = fake_anthropic.message_requests[1]

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from chat import services
+from chat import runs, services
 from chat.agent import prompts, steps
 from chat.models import Message, ModelCall, Run, Thread
 from guardrails.models import PendingAction
@@ -28,7 +28,7 @@ def thread() -> Thread:
 def sent(monkeypatch) -> list:
     """Task ids the broker was given."""
     sent: list = []
-    monkeypatch.setattr(services.celery_app, "send_task", lambda name, args=None, **kw: sent.append(args[0]))
+    monkeypatch.setattr(runs.celery_app, "send_task", lambda name, args=None, **kw: sent.append(args[0]))
     return sent
 
 
@@ -58,7 +58,7 @@ def kinds(queries: CaptureQueriesContext) -> list[str]:
 def test_the_claim_is_one_statement_and_brings_the_customer_message(thread):
     run = post(thread, "Where is my order?")
     with CaptureQueriesContext(connection) as queries:
-        claimed = services.run_claim(run_id=str(run.id))
+        claimed = runs.run_claim(run_id=str(run.id))
         text = claimed.user_message.content
     assert kinds(queries) == ["UPDATE chat_run"]
     assert text == "Where is my order?"
@@ -75,7 +75,7 @@ def test_the_claim_is_one_statement_and_brings_the_customer_message(thread):
 def test_the_claim_refuses_a_run_while_an_earlier_one_is_unfinished(thread, status):
     first, second = post(thread, "one"), post(thread, "two")
     Run.objects.filter(id=first.id).update(status=status)
-    assert services.run_claim(run_id=second.id) is None
+    assert runs.run_claim(run_id=second.id) is None
     assert Run.objects.get(id=second.id).status == Run.Status.QUEUED
     assert Run.objects.get(id=second.id).attempts == 0
 
@@ -84,14 +84,14 @@ def test_the_claim_refuses_a_run_while_an_earlier_one_is_unfinished(thread, stat
 def test_the_claim_takes_a_run_whose_earlier_ones_all_ended(thread, status):
     first, second = post(thread, "one"), post(thread, "two")
     Run.objects.filter(id=first.id).update(status=status)
-    assert services.run_claim(run_id=second.id).id == second.id
+    assert runs.run_claim(run_id=second.id).id == second.id
 
 
 def test_a_retried_claim_counts_the_attempt(thread):
     run = post(thread, "hello")
-    services.run_claim(run_id=run.id)
+    runs.run_claim(run_id=run.id)
     Run.objects.filter(id=run.id).update(status=Run.Status.QUEUED)  # the sweep requeued it
-    assert services.run_claim(run_id=run.id).attempts == 2
+    assert runs.run_claim(run_id=run.id).attempts == 2
 
 
 # --- statements per turn -------------------------------------------------------------------------
@@ -99,10 +99,10 @@ def test_a_retried_claim_counts_the_attempt(thread):
 
 def test_a_single_call_turn_costs_at_most_ten_statements(thread, scripted, sent, django_capture_on_commit_callbacks):
     scripted.script(text_reply("Hello!"), text_reply("Standard shipping takes 3 to 5 business days."))
-    services.run_execute(run_id=post(thread, "hello").id)  # history to rebuild, and the policy row exists
+    runs.run_execute(run_id=post(thread, "hello").id)  # history to rebuild, and the policy row exists
     run = post(thread, "How long does shipping take?")
     with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
-        services.run_execute(run_id=run.id)
+        runs.run_execute(run_id=run.id)
     run.refresh_from_db()
     assert run.assistant_message.content == "Standard shipping takes 3 to 5 business days."
     assert kinds(queries) == [
@@ -128,7 +128,7 @@ def test_a_turn_of_tools_that_need_no_guard_state_does_not_read_it(thread, scrip
     run = post(thread, "shipping and returns?")
     policy_current()  # the policy row exists, as it does after the first turn
     with CaptureQueriesContext(connection) as queries:
-        services.run_execute(run_id=run.id)
+        runs.run_execute(run_id=run.id)
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED
     assert not {"SELECT chat_toolcall", "SELECT guardrails_pendingaction", "SELECT orders_return"} & set(kinds(queries))
@@ -141,12 +141,12 @@ def test_a_turn_of_tools_that_need_no_guard_state_does_not_read_it(thread, scrip
 
 def finish(run: Run, outcome: steps.TurnOutcome, capture) -> bool:
     with capture(execute=True):
-        return services.run_finish(run=run, outcome=outcome)
+        return runs.run_finish(run=run, outcome=outcome)
 
 
 def test_finishing_starts_the_run_queued_behind(thread, sent, django_capture_on_commit_callbacks):
     first = post(thread, "one")
-    claimed = services.run_claim(run_id=first.id)
+    claimed = runs.run_claim(run_id=first.id)
     second = post(thread, "two")
     done = steps.TurnOutcome(status=Run.Status.COMPLETED, reply="done")
     assert finish(claimed, done, django_capture_on_commit_callbacks)
@@ -157,7 +157,7 @@ def test_finishing_starts_the_run_queued_behind(thread, sent, django_capture_on_
 
 @pytest.mark.parametrize("status", [Run.Status.FAILED, Run.Status.CANCELLED])
 def test_ending_without_a_reply_starts_the_run_queued_behind(thread, sent, django_capture_on_commit_callbacks, status):
-    claimed = services.run_claim(run_id=post(thread, "one").id)
+    claimed = runs.run_claim(run_id=post(thread, "one").id)
     second = post(thread, "two")
     assert finish(claimed, steps.TurnOutcome(status=status, error_code="x"), django_capture_on_commit_callbacks)
     assert sent == [str(second.id)]
@@ -184,7 +184,7 @@ def _pending_action(run: Run) -> PendingAction:
 
 def test_a_paused_run_starts_nothing_behind_it(thread, sent, django_capture_on_commit_callbacks):
     first = post(thread, "return my book")
-    claimed = services.run_claim(run_id=first.id)
+    claimed = runs.run_claim(run_id=first.id)
     post(thread, "hello?")  # accepted before the return was proposed: it waits behind the pause
     _pending_action(claimed)
     paused = steps.TurnOutcome(status=Run.Status.REQUIRES_ACTION, ending="confirmation_required")
@@ -197,7 +197,7 @@ def test_a_paused_run_starts_nothing_behind_it(thread, sent, django_capture_on_c
 @pytest.mark.parametrize("status", [Run.Status.COMPLETED, Run.Status.FAILED, Run.Status.REQUIRES_ACTION])
 def test_a_finish_from_a_superseded_attempt_records_nothing(thread, sent, django_capture_on_commit_callbacks, status):
     run = post(thread, "hello")
-    claimed = services.run_claim(run_id=run.id)
+    claimed = runs.run_claim(run_id=run.id)
     Run.objects.filter(id=run.id).update(attempts=2)  # the sweep handed it to another worker
     outcome = steps.TurnOutcome(status=status, reply="x")
     assert finish(claimed, outcome, django_capture_on_commit_callbacks) is False
@@ -209,7 +209,7 @@ def test_a_finish_from_a_superseded_attempt_records_nothing(thread, sent, django
 
 
 def test_a_reply_that_ends_the_conversation_closes_the_thread(thread, django_capture_on_commit_callbacks):
-    claimed = services.run_claim(run_id=post(thread, "hello").id)
+    claimed = runs.run_claim(run_id=post(thread, "hello").id)
     outcome = steps.TurnOutcome(status=Run.Status.COMPLETED, reply="That is all for this chat.", ending="turn_limit")
     assert finish(claimed, outcome, django_capture_on_commit_callbacks)
     thread.refresh_from_db()
@@ -217,7 +217,7 @@ def test_a_reply_that_ends_the_conversation_closes_the_thread(thread, django_cap
 
 
 def test_an_ordinary_reply_keeps_the_thread_open(thread, django_capture_on_commit_callbacks):
-    claimed = services.run_claim(run_id=post(thread, "hello").id)
+    claimed = runs.run_claim(run_id=post(thread, "hello").id)
     outcome = steps.TurnOutcome(status=Run.Status.COMPLETED, reply="Hi!")
     assert finish(claimed, outcome, django_capture_on_commit_callbacks)
     thread.refresh_from_db()
@@ -236,10 +236,10 @@ def test_a_reply_is_grounded_in_this_turns_and_earlier_turns_tool_results(thread
         text_reply("Your order BK-5555 shipped."),  # grounded in nothing
     )
     first = post(thread, "How much was my order? My email is on it.")
-    services.run_execute(run_id=first.id)
+    runs.run_execute(run_id=first.id)
     second = post(thread, "Sorry, how much again?")
-    services.run_execute(run_id=second.id)
+    runs.run_execute(run_id=second.id)
     third = post(thread, "And the other order?")
-    services.run_execute(run_id=third.id)
+    runs.run_execute(run_id=third.id)
     replies = [Run.objects.get(id=run.id).assistant_message.content for run in (first, second, third)]
     assert replies == ["Order BK-4242 came to $16.99.", "Yes, BK-4242 was $16.99 in total.", prompts.REPLY_FALLBACK]

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from chat import services
+from chat import runs
 from chat.models import Message, Run
 from tests.conftest import celery_worker
 from tests.fakes import FakeReply, message_body
@@ -52,7 +52,7 @@ def test_a_run_whose_worker_was_killed_is_finished_by_another_worker(
     assert run.status == Run.Status.IN_PROGRESS  # nobody is executing it any more
 
     settings.RUN_STALE_AFTER_SECONDS = 0
-    report = services.runs_sweep()
+    report = runs.runs_sweep()
     assert report.requeued == 1
 
     fake_anthropic_server.responder = lambda body: FakeReply(

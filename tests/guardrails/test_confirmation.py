@@ -18,7 +18,7 @@ from django.db import connection
 from django.utils import timezone
 
 from bookly_project.errors import ApplicationError
-from chat import confirmations, services
+from chat import confirmations, runs, services
 from chat.models import Message, Run, Thread, ToolCall
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
 from guardrails.services import policy_current
@@ -52,7 +52,7 @@ def paused(customer, scripted: ScriptedModel, *, titles: list[str] | None = None
     posted = customer.say(thread_id, ASKED)
     assert posted.status_code == 202, posted.content
     run_id = posted.json()["run"]["id"]
-    services.run_execute(run_id=run_id)
+    runs.run_execute(run_id=run_id)
     run = customer.get(f"/api/v1/runs/{run_id}").json()
     assert run["status"] == "requires_action", run
     return run
@@ -61,7 +61,7 @@ def paused(customer, scripted: ScriptedModel, *, titles: list[str] | None = None
 def resume(run: dict, scripted: ScriptedModel, reply=DONE) -> tuple[dict, bool]:
     """Execute the resumed run; the initiate_return tool_result the model got in its next request."""
     scripted.script(reply)
-    services.run_execute(run_id=run["id"])
+    runs.run_execute(run_id=run["id"])
     assert Run.objects.get(id=run["id"]).status == Run.Status.COMPLETED
     return tool_result(scripted.requests[-1], RETURN)
 
@@ -313,17 +313,17 @@ def test_a_new_message_declines_the_pending_action_and_the_paused_run_finishes_f
     dispatched = [
         str(callback.keywords["run_id"])
         for callback in callbacks
-        if getattr(callback, "func", None) is services.run_dispatch
+        if getattr(callback, "func", None) is runs.run_dispatch
     ]
     assert dispatched == [run["id"], new_run_id]  # the paused run is sent to the worker first
 
-    services.run_execute(run_id=new_run_id)  # even if its task arrives first, it waits its turn
+    runs.run_execute(run_id=new_run_id)  # even if its task arrives first, it waits its turn
     assert Run.objects.get(id=new_run_id).status == Run.Status.QUEUED
     assert len(scripted.requests) == 2
 
     scripted.script(DONE, text_reply("Standard shipping takes 3 to 5 business days."))
-    services.run_execute(run_id=run["id"])
-    services.run_execute(run_id=new_run_id)
+    runs.run_execute(run_id=run["id"])
+    runs.run_execute(run_id=new_run_id)
 
     paused_run, new_run = Run.objects.get(id=run["id"]), Run.objects.get(id=new_run_id)
     assert (paused_run.status, new_run.status) == (Run.Status.COMPLETED, Run.Status.COMPLETED)
@@ -371,7 +371,7 @@ def returns_goldfinch(alice, scripted: ScriptedModel, *replies) -> dict:
         eligibility_call("BK-10042"), return_call("BK-10042", titles=["The Goldfinch"], tool_use_id=RETURN), *replies
     )
     run_id = alice.say(thread_id, ASKED).json()["run"]["id"]
-    services.run_execute(run_id=run_id)
+    runs.run_execute(run_id=run_id)
     return alice.get(f"/api/v1/runs/{run_id}").json()
 
 
@@ -536,7 +536,7 @@ def test_a_message_sent_while_the_run_is_pausing_declines_and_the_run_does_not_w
     monkeypatch.setattr(loop, "run_turn", run_turn_then_customer_writes)
     scripted.script(eligibility_call("BK-10042"), return_call("BK-10042", titles=["The Goldfinch"], tool_use_id=RETURN))
     run = services.message_post(owner=thread.owner, thread_id=thread.id, content=ASKED).run
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
 
     assert sent_meanwhile == ["posted"]
     assert PendingAction.objects.get(run=run).decision == PendingAction.Decision.DECLINED

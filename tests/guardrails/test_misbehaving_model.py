@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from chat import confirmations, services
+from chat import confirmations, runs, services
 from chat.agent.llm import ModelError, get_model
 from chat.models import Message, ModelCall, Run, ToolCall
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
@@ -324,7 +324,7 @@ def test_two_returns_in_one_response_pause_on_the_first_and_never_run_the_second
 
     confirmations.action_decide(run=run, action_id=action.id, decision="decline")
     scripted.script(DONE)
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
 
     assert not Return.objects.exists()
     first_result, first_is_error = tool_result(scripted.requests[-1], "toolu_first")
@@ -375,8 +375,8 @@ def test_a_redelivered_task_never_starts_a_second_return_when_returns_apply_at_o
     run = turn(thread)
     assert run.status == Run.Status.COMPLETED
 
-    services.run_execute(run_id=run.id)  # the broker delivers the task again
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)  # the broker delivers the task again
+    runs.run_execute(run_id=run.id)
 
     assert Return.objects.count() == 1
     assert len(scripted.requests) == 3
@@ -390,15 +390,15 @@ def test_a_redelivered_task_never_starts_a_second_return_around_a_confirmation(s
     run = turn(thread)
     assert run.status == Run.Status.REQUIRES_ACTION
 
-    services.run_execute(run_id=run.id)  # redelivered while paused: nothing to claim
+    runs.run_execute(run_id=run.id)  # redelivered while paused: nothing to claim
     run.refresh_from_db()
     assert run.status == Run.Status.REQUIRES_ACTION
     assert len(scripted.requests) == 2
 
     confirmations.action_decide(run=run, action_id=PendingAction.objects.get().id, decision="confirm")
     scripted.script(DONE)
-    services.run_execute(run_id=run.id)
-    services.run_execute(run_id=run.id)  # the resumed run's task, delivered twice
+    runs.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)  # the resumed run's task, delivered twice
 
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED
@@ -419,14 +419,14 @@ def test_a_run_retried_after_its_worker_died_never_starts_a_second_return(script
         owner=thread.owner, thread_id=thread.id, content="Return The Goldfinch from BK-10042, please."
     ).run
     with pytest.raises(WorkerDied):
-        services.run_execute(run_id=run.id)
+        runs.run_execute(run_id=run.id)
     rma = Return.objects.get()
 
     make_stale(run)
-    assert services.runs_sweep().requeued == 1
+    assert runs.runs_sweep().requeued == 1
     # The retried turn's model repeats itself: the same return again.
     scripted.script(return_call("BK-10042", titles=["The Goldfinch"], tool_use_id=BAD), DONE)
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
 
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED
@@ -461,11 +461,11 @@ def test_a_worker_dying_right_after_applying_a_return_does_not_leave_the_model_t
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(die_before_recording_the_return), pytest.raises(WorkerDied):
-        services.run_execute(run_id=run.id)
+        runs.run_execute(run_id=run.id)
     make_stale(run)
-    services.runs_sweep()
+    runs.runs_sweep()
     scripted.script(DONE)
-    services.run_execute(run_id=run.id)
+    runs.run_execute(run_id=run.id)
 
     content, is_error = tool_result(scripted.requests[-1], BAD)
     told_no_effect = is_error and content["error"]["code"] == "interrupted"

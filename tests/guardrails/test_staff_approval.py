@@ -14,7 +14,7 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.utils import timezone
 
-from chat import confirmations, services
+from chat import confirmations, runs
 from chat.models import Run, ToolCall
 from guardrails.checks import check_staff_approval
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction, ReturnApproval
@@ -33,7 +33,7 @@ def paused(customer, scripted: ScriptedModel) -> dict:
     thread_id = customer.new_thread()
     scripted.script(eligibility_call("BK-10042"), return_call("BK-10042", titles=["The Goldfinch"], tool_use_id=RETURN))
     run_id = customer.say(thread_id, ASKED).json()["run"]["id"]
-    services.run_execute(run_id=run_id)
+    runs.run_execute(run_id=run_id)
     run = customer.get(f"/api/v1/runs/{run_id}").json()
     assert run["status"] == "requires_action", run
     return run
@@ -52,7 +52,7 @@ def confirmed(customer, scripted: ScriptedModel) -> dict:
 def resumed_result(run: dict, scripted: ScriptedModel) -> tuple[dict, bool]:
     """Execute the resumed run; the initiate_return tool_result the model got."""
     scripted.script(DONE)
-    services.run_execute(run_id=run["id"])
+    runs.run_execute(run_id=run["id"])
     assert Run.objects.get(id=run["id"]).status == Run.Status.COMPLETED
     return tool_result(scripted.requests[-1], RETURN)
 
@@ -400,14 +400,14 @@ def test_a_staff_member_without_the_permission_cannot_decide(
 def test_a_run_resumed_after_a_long_wait_is_not_expired_by_the_queue_timeout(
     alice, scripted, demo_orders, approval_policy, agent_user, monkeypatch
 ):
-    monkeypatch.setattr(services, "run_dispatch", lambda **kwargs: None)  # the worker is busy elsewhere
+    monkeypatch.setattr(runs, "run_dispatch", lambda **kwargs: None)  # the worker is busy elsewhere
     run = confirmed(alice, scripted)
     Run.objects.filter(id=run["id"]).update(created_at=timezone.now() - timedelta(hours=5))
     confirmations.approval_decide(
         approval_id=ReturnApproval.objects.get().id, user=agent_user, approve=True, reason="ok"
     )
 
-    report = services.runs_sweep()
+    report = runs.runs_sweep()
 
     assert report.expired == 0
     assert Run.objects.get(id=run["id"]).status == Run.Status.QUEUED

@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 from django.test import Client
 
-from chat import services
+from chat import runs, services
 from chat.models import Message, Run, Thread
 from guardrails.models import GuardrailEvent
 from orders.models import Return
@@ -84,7 +84,7 @@ def bot_return(scripted, conversation) -> Thread:
     action = PendingAction.objects.get(run=run)
     confirmations.action_decide(run=run, action_id=action.pk, decision="confirm")
     scripted.script(DONE)
-    services.run_execute(run_id=run.pk)
+    runs.run_execute(run_id=run.pk)
     return thread
 
 
