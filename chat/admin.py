@@ -4,14 +4,21 @@ Transcripts are read-only; staff edit only the review fields of a thread.
 """
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
+from bookly_project.errors import ApplicationError
+from chat.confirmations import approval_decide
 from chat.handoff import HandoffSummary, handoff_summary, staff_reply_post, thread_hand_back
 from chat.models import HandedOffThread, ModelCall, Run, Thread, ToolCall
 from chat.selectors import thread_usage
+from guardrails.models import (
+    ReturnApproval,
+)
 from staff.display import error_mark, json_pretty, thread_link
 from staff.review import (
     EVIDENCE,
@@ -394,3 +401,108 @@ class HandedOffThreadAdmin(admin.ModelAdmin):
     def hand_back_selected(self, request, queryset) -> None:
         count = sum(thread_hand_back(thread_id=thread_id) for thread_id in queryset.values_list("id", flat=True))
         self.message_user(request, f"{count} thread(s) handed back to the assistant.")
+
+
+# --- Returns waiting for staff approval -----------------------------------------------------------
+# The model lives in guardrails; its admin lives here because deciding goes through
+# chat.confirmations.approval_decide (which re-checks the return before writing it), and guardrails
+# never imports chat. Deciding needs the `guardrails.decide_returnapproval` permission and a reason.
+
+
+class ApprovalDecisionForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=1000,
+        help_text="Why you approve or decline it. Kept for the record; not shown to the customer.",
+    )
+
+
+@admin.register(ReturnApproval)
+class ReturnApprovalAdmin(admin.ModelAdmin):
+    list_display = [
+        "requested_at",
+        "order_id",
+        "refund_amount",
+        "rule",
+        "status",
+        "expires_at",
+        "thread",
+    ]
+    list_filter = ["status", "rule", "requested_at"]
+    search_fields = ["order_id", "thread__id"]
+    date_hierarchy = "requested_at"
+    ordering = ["-requested_at"]
+    actions = ["approve", "decline"]
+    fields = [
+        "order_id",
+        "items",
+        "refund_amount",
+        "rule",
+        "policy_version",
+        "thread",
+        "requested_at",
+        "expires_at",
+        "status",
+        "decided_by",
+        "decided_at",
+        "decision_reason",
+        "result_code",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_decide_permission(self, request) -> bool:
+        return request.user.has_perm("guardrails.decide_returnapproval")
+
+    @admin.display(description="items")
+    def items(self, approval: ReturnApproval) -> str:
+        preview = approval.action.preview
+        return format_html_join(", ", "{} (${})", ((item["title"], item["price"]) for item in preview["items"]))
+
+    @admin.display(description="thread")
+    def thread(self, approval: ReturnApproval) -> str:
+        return thread_link(approval.thread_id)
+
+    @admin.action(description="Approve selected returns (re-checked, then written)", permissions=["decide"])
+    def approve(self, request, queryset):
+        return self._decide(request, queryset, approve=True)
+
+    @admin.action(description="Decline selected returns", permissions=["decide"])
+    def decline(self, request, queryset):
+        return self._decide(request, queryset, approve=False)
+
+    def _decide(self, request, queryset, *, approve: bool):
+        """First a page asking for the reason; on its submit, one decision per selected return."""
+        form = ApprovalDecisionForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            for approval in queryset:
+                try:
+                    decided = approval_decide(
+                        approval_id=approval.id, user=request.user, approve=approve, reason=form.cleaned_data["reason"]
+                    )
+                except ApplicationError as error:
+                    self.message_user(request, f"{approval}: {error.message}", messages.ERROR)
+                    continue
+                level = messages.WARNING if decided.status == ReturnApproval.Status.REJECTED else messages.SUCCESS
+                note = f" ({decided.result_code}: nothing was written)" if decided.result_code else ""
+                self.message_user(request, f"Return of {decided.order_id}: {decided.status}{note}.", level)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Approve returns" if approve else "Decline returns",
+            "approve": approve,
+            "approvals": queryset,
+            "form": form,
+            "action": request.POST.get("action", ""),
+            "opts": self.model._meta,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/guardrails/returnapproval/decide.html", context)

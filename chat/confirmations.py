@@ -18,14 +18,14 @@ from django.utils import timezone
 
 from bookly_project.errors import ApplicationError, not_found_error
 from chat import notify, runs, transcript
-from chat.agent import loop
 from chat.agent.tools import ToolContext, ToolOutcome, tool_apply, tool_execute
+from chat.guard_state import thread_guard_state
 from chat.models import Run
 from chat.progress import WAITING_FOR_TEAM
+from guardrails import checks
 from guardrails import services as guardrails
 from guardrails.checks import check_tool_call
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction, ReturnApproval
-from guardrails.state import thread_guard_state
 from orders.services import ReturnEffect
 from staff.roles import can_approve_amount
 
@@ -140,7 +140,7 @@ def _effect_recheck(action: PendingAction, policy: GuardrailPolicy) -> tuple[Ret
         return None, computed.code or "effect_changed"
     if effect.fingerprint() != action.fingerprint:
         return None, "effect_changed"
-    verdict, _ = loop.effect_check(effect, policy)
+    verdict, _ = checks.effect_check(effect, policy)
     return (effect, "") if verdict.allowed else (None, verdict.code)
 
 

@@ -20,9 +20,9 @@ from django.utils import timezone
 from bookly_project.errors import ApplicationError
 from chat import notify, sequence
 from chat.agent.steps import BLOCKS_NOT_FAILURES, TurnOutcome
+from chat.guard_state import thread_guard_state
 from chat.models import Message, Run, Thread, ToolCall
 from guardrails.models import GuardrailEvent, PendingAction
-from guardrails.state import thread_guard_state
 from orders.models import Return
 
 logger = logging.getLogger(__name__)

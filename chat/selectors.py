@@ -7,9 +7,9 @@ from django.db.models import Count, F, Q, QuerySet, Sum
 
 from bookly_project.db import db_connection_release
 from bookly_project.errors import not_found_error
+from chat.guard_state import run_verified_customer
 from chat.models import Message, Run, Thread
 from guardrails.models import PendingAction
-from guardrails.state import run_verified_customer
 
 RUN_RELATED = ("user_message", "assistant_message")
 

@@ -2,15 +2,17 @@
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
 from django.core.exceptions import ValidationError
-from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from bookly_project.errors import ApplicationError
-from chat.confirmations import approval_decide
-from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction, PolicyVersion, ReturnApproval
+from guardrails.models import (
+    GuardrailEvent,
+    GuardrailPolicy,
+    PendingAction,
+    PolicyVersion,
+    registered_tool_names,
+)
 from guardrails.policy_versions import POLICY_FIELDS, policy_restore, policy_save
 from staff.display import admin_link, json_dumps, json_pretty, thread_link
 
@@ -31,9 +33,9 @@ class GuardrailPolicyForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        from chat.agent.tools import TOOLS  # chat imports guardrails: import at use
+        tool_names = registered_tool_names()  # handed over by chat/apps.py: guardrails never imports chat
 
-        self.fields["allowed_tools"].choices = [(name, name) for name in TOOLS]
+        self.fields["allowed_tools"].choices = [(name, name) for name in tool_names]
 
 
 @admin.register(GuardrailPolicy)
@@ -311,108 +313,3 @@ class PendingActionAdmin(ReadOnlyAdmin):
     @admin.display(description="tool input")
     def arguments_json(self, action: PendingAction) -> str:
         return json_pretty(action.arguments)
-
-
-# --- Returns waiting for staff approval -----------------------------------------------------------
-# Kept apart from the policy and event screens above. Deciding needs the dedicated
-# `guardrails.decide_returnapproval` permission and a reason; the decision goes through
-# chat.confirmations.approval_decide, which re-checks the return before writing it.
-
-
-class ApprovalDecisionForm(forms.Form):
-    reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        max_length=1000,
-        help_text="Why you approve or decline it. Kept for the record; not shown to the customer.",
-    )
-
-
-@admin.register(ReturnApproval)
-class ReturnApprovalAdmin(admin.ModelAdmin):
-    list_display = [
-        "requested_at",
-        "order_id",
-        "refund_amount",
-        "rule",
-        "status",
-        "expires_at",
-        "thread",
-    ]
-    list_filter = ["status", "rule", "requested_at"]
-    search_fields = ["order_id", "thread__id"]
-    date_hierarchy = "requested_at"
-    ordering = ["-requested_at"]
-    actions = ["approve", "decline"]
-    fields = [
-        "order_id",
-        "items",
-        "refund_amount",
-        "rule",
-        "policy_version",
-        "thread",
-        "requested_at",
-        "expires_at",
-        "status",
-        "decided_by",
-        "decided_at",
-        "decision_reason",
-        "result_code",
-    ]
-    readonly_fields = fields
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_decide_permission(self, request) -> bool:
-        return request.user.has_perm("guardrails.decide_returnapproval")
-
-    @admin.display(description="items")
-    def items(self, approval: ReturnApproval) -> str:
-        preview = approval.action.preview
-        return format_html_join(", ", "{} (${})", ((item["title"], item["price"]) for item in preview["items"]))
-
-    @admin.display(description="thread")
-    def thread(self, approval: ReturnApproval) -> str:
-        return thread_link(approval.thread_id)
-
-    @admin.action(description="Approve selected returns (re-checked, then written)", permissions=["decide"])
-    def approve(self, request, queryset):
-        return self._decide(request, queryset, approve=True)
-
-    @admin.action(description="Decline selected returns", permissions=["decide"])
-    def decline(self, request, queryset):
-        return self._decide(request, queryset, approve=False)
-
-    def _decide(self, request, queryset, *, approve: bool):
-        """First a page asking for the reason; on its submit, one decision per selected return."""
-        form = ApprovalDecisionForm(request.POST if "apply" in request.POST else None)
-        if form.is_valid():
-            for approval in queryset:
-                try:
-                    decided = approval_decide(
-                        approval_id=approval.id, user=request.user, approve=approve, reason=form.cleaned_data["reason"]
-                    )
-                except ApplicationError as error:
-                    self.message_user(request, f"{approval}: {error.message}", messages.ERROR)
-                    continue
-                level = messages.WARNING if decided.status == ReturnApproval.Status.REJECTED else messages.SUCCESS
-                note = f" ({decided.result_code}: nothing was written)" if decided.result_code else ""
-                self.message_user(request, f"Return of {decided.order_id}: {decided.status}{note}.", level)
-            return None
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Approve returns" if approve else "Decline returns",
-            "approve": approve,
-            "approvals": queryset,
-            "form": form,
-            "action": request.POST.get("action", ""),
-            "opts": self.model._meta,
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/guardrails/returnapproval/decide.html", context)

@@ -9,7 +9,8 @@ from decimal import Decimal
 from guardrails.models import GuardrailPolicy, ReturnApproval
 from guardrails.state import GuardState
 from guardrails.verdict import Verdict
-from orders.services import Eligibility, ReturnEffect
+from orders.models import Order
+from orders.services import Eligibility, ReturnEffect, order_eligibility, return_effect_problem
 from orders.validation import email_normalise, order_id_normalise
 
 MESSAGES = {
@@ -70,21 +71,11 @@ def check_tool_call(*, name: str, arguments: dict, state: GuardState, policy: Gu
 
 def check_effect(*, effect: ReturnEffect, eligibility: Eligibility, policy: GuardrailPolicy) -> Verdict:
     """Stage 2: is this computed return allowed right now, and must the customer confirm it?"""
-    if effect.unmatched_titles:
-        return refuse("item_not_in_order")
-    if eligibility.reason in ("order_not_delivered", "outside_return_window"):
-        return refuse(eligibility.reason)
-    if not effect.item_ids:
-        return refuse("nothing_returnable")
-    if len(set(effect.item_ids)) != len(effect.item_ids):
-        return refuse("already_returned")
-    items = {item.item_id: item for item in eligibility.items}
-    for item_id in effect.item_ids:
-        if item_id not in items:
-            return refuse("item_not_in_order")
-        if not items[item_id].returnable:
-            return refuse(items[item_id].reason or "item_not_returnable")
-    paid = sum(items[item_id].price for item_id in effect.item_ids)
+    problem = return_effect_problem(effect=effect, eligibility=eligibility)
+    if problem:
+        return refuse(problem)
+    prices = {item.item_id: item.price for item in eligibility.items}
+    paid = sum(prices[item_id] for item_id in effect.item_ids)
     if effect.refund_amount > paid or effect.refund_amount > policy.max_refund_without_human:
         return refuse("refund_exceeds_limit")
     needs_confirmation = (
@@ -108,3 +99,12 @@ def check_staff_approval(*, refund_amount: Decimal, recent_returns: int, policy:
     if limit is not None and recent_returns >= limit:
         return ReturnApproval.Rule.FREQUENCY
     return ""
+
+
+def effect_check(effect: ReturnEffect, policy: GuardrailPolicy) -> tuple[Verdict, dict]:
+    """Stage 2 against the order as it is now; also returns item prices for the preview."""
+    order = Order.objects.prefetch_related("items").filter(order_id=effect.order_id).first()
+    if order is None:
+        return Verdict.deny("item_not_in_order", detail="The order no longer exists."), {}
+    verdict = check_effect(effect=effect, eligibility=order_eligibility(order=order), policy=policy)
+    return verdict, {item.id: item.price for item in order.items.all()}

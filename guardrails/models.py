@@ -3,6 +3,7 @@
 import uuid
 from decimal import Decimal
 
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -15,6 +16,14 @@ from orders.policy import MAX_REFUND_WITHOUT_HUMAN
 MAX_POLICY_AMOUNT = Decimal("10000.00")
 MAX_RETURNS_PER_THREAD = 20
 MAX_TURNS_PER_THREAD = 500
+
+
+def registered_tool_names() -> tuple[str, ...]:
+    """The model's tool names, handed over by the chat app when it is ready (chat/apps.py).
+
+    The policy names tools, but guardrails never imports chat: chat registers what it has.
+    """
+    return apps.get_app_config("guardrails").tool_names
 
 
 class GuardrailPolicy(models.Model):
@@ -100,17 +109,17 @@ class GuardrailPolicy(models.Model):
 
     def clean(self) -> None:
         # A misspelt name would silently switch a tool off; a JSON string is not a list of names.
-        from chat.agent.tools import TOOLS  # chat imports guardrails: import at use
+        tool_names = registered_tool_names()  # handed over by chat/apps.py: guardrails never imports chat
 
         tools = self.allowed_tools
         if not isinstance(tools, list) or not all(isinstance(name, str) for name in tools):
             raise ValidationError(
                 {"allowed_tools": 'Enter a list of tool names, e.g. ["lookup_order", "lookup_policy"].'}
             )
-        unknown = sorted(set(tools) - set(TOOLS))
+        unknown = sorted(set(tools) - set(tool_names))
         if unknown:
             raise ValidationError(
-                {"allowed_tools": f"Unknown tool: {', '.join(unknown)}. Known tools: {', '.join(TOOLS)}."}
+                {"allowed_tools": f"Unknown tool: {', '.join(unknown)}. Known tools: {', '.join(tool_names)}."}
             )
 
     def allows_tool(self, name: str) -> bool:

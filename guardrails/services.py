@@ -14,8 +14,6 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models.signals import post_delete, post_save
-from django.dispatch import receiver
 from django.utils import timezone
 
 from guardrails.checks import check_staff_approval
@@ -64,9 +62,8 @@ def policy_cache_clear() -> None:
         _policy_generation += 1
 
 
-@receiver(post_save, sender=GuardrailPolicy, dispatch_uid="guardrails.policy_cache_clear.save")
-@receiver(post_delete, sender=GuardrailPolicy, dispatch_uid="guardrails.policy_cache_clear.delete")
-def _policy_changed(**kwargs) -> None:
+def policy_changed(**kwargs) -> None:
+    """Signal receiver (connected in GuardrailsConfig.ready): a policy was saved or deleted."""
     # Now, and again once the edit commits: a turn that read the old row in between must not
     # keep it cached after the commit.
     policy_cache_clear()

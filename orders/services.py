@@ -224,6 +224,20 @@ def _refund_method(order: Order) -> str:
     return order.payment_method.strip() or REFUND_METHOD
 
 
+def _effect_for(order: Order, items: list[OrderItem], *, reason: str, unmatched: tuple[str, ...] = ()) -> ReturnEffect:
+    """The effect of returning these items of the order: the one place a ReturnEffect is built."""
+    return ReturnEffect(
+        order_id=order.order_id,
+        item_ids=tuple(item.id for item in items),
+        titles=tuple(item.title for item in items),
+        unmatched_titles=unmatched,
+        refund_amount=sum((item.price for item in items), Decimal("0.00")).quantize(CENT),
+        refund_method=_refund_method(order),
+        reason=reason.strip(),
+        label_instructions=RETURN_LABEL_INSTRUCTIONS,
+    )
+
+
 def return_effect_compute(*, order: Order, item_titles: list[str] | None, reason: str) -> ReturnEffect:
     """The effect of returning these titles (None or [] = every returnable item). Reads only; writes nothing."""
     eligibility = order_eligibility(order=order)
@@ -247,16 +261,30 @@ def return_effect_compute(*, order: Order, item_titles: list[str] | None, reason
             else:
                 unmatched.append(requested.strip())
         chosen = [item for item in items if item.id in chosen_ids]
-    return ReturnEffect(
-        order_id=order.order_id,
-        item_ids=tuple(item.id for item in chosen),
-        titles=tuple(item.title for item in chosen),
-        unmatched_titles=tuple(unmatched),
-        refund_amount=sum((item.price for item in chosen), Decimal("0.00")).quantize(CENT),
-        refund_method=_refund_method(order),
-        reason=reason.strip(),
-        label_instructions=RETURN_LABEL_INSTRUCTIONS,
-    )
+    return _effect_for(order, chosen, reason=reason, unmatched=tuple(unmatched))
+
+
+def return_effect_problem(*, effect: ReturnEffect, eligibility: Eligibility) -> str:
+    """What is wrong with returning this effect now, as a violation code; "" when nothing is.
+
+    The store's rules for one effect, stated once: the guardrails' stage 2 (guardrails/checks.py)
+    and return_create, under the order's lock, both ask this.
+    """
+    if effect.unmatched_titles:
+        return "item_not_in_order"
+    if eligibility.reason in ("order_not_delivered", "outside_return_window"):
+        return eligibility.reason
+    if not effect.item_ids:
+        return "nothing_returnable"
+    if len(set(effect.item_ids)) != len(effect.item_ids):
+        return "already_returned"  # the same item twice in one return is a second return of it
+    items = {item.item_id: item for item in eligibility.items}
+    for item_id in effect.item_ids:
+        if item_id not in items:
+            return "item_not_in_order"
+        if not items[item_id].returnable:
+            return items[item_id].reason or "item_not_returnable"
+    return ""
 
 
 # --- Applying it ----------------------------------------------------------------------------------
@@ -271,30 +299,23 @@ class ReturnRejected(Exception):
         self.message = message or code
 
 
-def _effect_check(effect: ReturnEffect, order: Order, today: date) -> list[OrderItem]:
+_REJECTIONS = {
+    "item_not_in_order": "An item is not part of this order.",
+    "order_not_delivered": "The order cannot be returned now.",
+    "outside_return_window": "The order cannot be returned now.",
+    "nothing_returnable": "There is nothing to return.",
+    "already_returned": "An item was already returned.",
+}
+
+
+def _effect_recheck(effect: ReturnEffect, order: Order, today: date) -> list[OrderItem]:
     """The effect's items, re-read under the order's lock; raises ReturnRejected if anything changed."""
-    eligibility = order_eligibility(order=order, today=today)
-    if eligibility.reason in ("order_not_delivered", "outside_return_window"):
-        raise ReturnRejected(eligibility.reason, "The order cannot be returned now.")
+    problem = return_effect_problem(effect=effect, eligibility=order_eligibility(order=order, today=today))
+    if problem:
+        raise ReturnRejected(problem, _REJECTIONS.get(problem, "An item cannot be returned."))
     by_id = {item.id: item for item in order.items.all()}
-    verdicts = {item.item_id: item for item in eligibility.items}
-    for item_id in effect.item_ids:
-        if item_id not in by_id:
-            raise ReturnRejected("item_not_in_order", "An item is not part of this order.")
-        if not verdicts[item_id].returnable:
-            raise ReturnRejected(verdicts[item_id].reason, "An item cannot be returned.")
     items = [by_id[item_id] for item_id in effect.item_ids]
-    expected = ReturnEffect(
-        order_id=order.order_id,
-        item_ids=effect.item_ids,
-        titles=tuple(item.title for item in items),
-        unmatched_titles=(),
-        refund_amount=sum((item.price for item in items), Decimal("0.00")).quantize(CENT),
-        refund_method=_refund_method(order),
-        reason=effect.reason,
-        label_instructions=RETURN_LABEL_INSTRUCTIONS,
-    )
-    if expected.fingerprint() != effect.fingerprint():
+    if _effect_for(order, items, reason=effect.reason).fingerprint() != effect.fingerprint():
         raise ReturnRejected("effect_changed", "The order changed since the return was prepared.")
     return items
 
@@ -310,12 +331,6 @@ def return_create(
     """Write the Return for exactly this effect, after re-checking it under a lock; raises ReturnRejected."""
     if not effect.reason or len(effect.reason) > REASON_MAX_LENGTH or has_control_chars(effect.reason):
         raise ReturnRejected("invalid_reason", "The reason must be 1 to 500 plain characters.")
-    if effect.unmatched_titles:
-        raise ReturnRejected("item_not_in_order", "A requested title is not part of this order.")
-    if not effect.item_ids:
-        raise ReturnRejected("nothing_returnable", "There is nothing to return.")
-    if len(set(effect.item_ids)) != len(effect.item_ids):
-        raise ReturnRejected("invalid_effect", "An item appears twice.")
     try:
         with transaction.atomic():
             # The row lock on the order serialises every return of this order: a second caller
@@ -323,7 +338,7 @@ def return_create(
             order = Order.objects.select_for_update().filter(order_id=effect.order_id).first()
             if order is None:
                 raise ReturnRejected("order_not_found", "The order does not exist.")
-            items = _effect_check(effect, order, timezone.localdate())
+            items = _effect_recheck(effect, order, timezone.localdate())
             rma = Return.objects.create(
                 order=order,
                 reason=effect.reason,

@@ -29,19 +29,17 @@ from chat.agent.steps import (
     usage_of,
 )
 from chat.agent.tools import REPLY_TOOL, TOOLS, ToolContext, tool_apply, tool_execute, tool_schemas
+from chat.guard_state import LazyGuardState
 from chat.models import ModelCall, Run
 from chat.progress import progress_for_tools
 from chat.transcript import transcript_load
 from guardrails import services as guardrails
-from guardrails.checks import check_effect, check_tool_call
-from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
+from guardrails.checks import check_tool_call, effect_check
+from guardrails.models import GuardrailEvent, PendingAction
 from guardrails.screening import (
     check_input,
 )
-from guardrails.state import LazyGuardState
 from guardrails.verdict import Verdict
-from orders.models import Order
-from orders.services import ReturnEffect, order_eligibility
 
 logger = logging.getLogger(__name__)
 
@@ -245,12 +243,3 @@ def _run_tool(turn: Turn, model_call: ModelCall, block: dict) -> dict | PendingA
             outcome = tool_apply(name, effect.as_dict(), turn.context)
             return tool_recorded(turn, model_call, block, outcome, started=started)[1]
     return tool_recorded(turn, model_call, block, outcome, started=started)[1]
-
-
-def effect_check(effect: ReturnEffect, policy: GuardrailPolicy) -> tuple[Verdict, dict]:
-    """Stage 2 against the order as it is now; also returns item prices for the preview."""
-    order = Order.objects.prefetch_related("items").filter(order_id=effect.order_id).first()
-    if order is None:
-        return Verdict.deny("item_not_in_order", detail="The order no longer exists."), {}
-    verdict = check_effect(effect=effect, eligibility=order_eligibility(order=order), policy=policy)
-    return verdict, {item.id: item.price for item in order.items.all()}

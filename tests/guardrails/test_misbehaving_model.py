@@ -16,10 +16,10 @@ from django.utils import timezone
 
 from chat import confirmations, runs, services
 from chat.agent.llm import ModelError, get_model
+from chat.guard_state import thread_guard_state
 from chat.models import Message, ModelCall, Run, ToolCall
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
 from guardrails.services import policy_current
-from guardrails.state import thread_guard_state
 from orders.models import Order, Return
 from tests.conftest import turn
 from tests.fakes import ScriptedModel, message_body, tool_use_reply

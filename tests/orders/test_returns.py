@@ -286,7 +286,7 @@ def test_an_item_repeated_in_one_effect_is_rejected():
     effect = _effect(order, item_ids=(item.id, item.id), titles=("Sapiens", "Sapiens"), refund_amount=Decimal("39.98"))
     with pytest.raises(ReturnRejected) as rejected:
         return_create(effect=effect)
-    assert rejected.value.code == "invalid_effect"
+    assert rejected.value.code == "already_returned"
 
 
 def test_a_price_change_since_the_effect_was_computed_is_an_effect_change():
