@@ -33,11 +33,11 @@ def _model_call_factory(model_url: str):
     from django.conf import settings
 
     from chat.agent import prompts
-    from chat.agent.llm import with_cache_breakpoints
+    from chat.agent.llm import UNCACHED_MARKER, with_cache_breakpoints
     from chat.agent.tools import tool_schemas
 
     client = anthropic.Anthropic(base_url=model_url, api_key="bench", max_retries=0, timeout=60)
-    system = [*prompts.system_blocks(), {**prompts.reminder_block(reanchor=False), "bookly_uncached": True}]
+    system = [*prompts.system_blocks(), {**prompts.reminder_block(reanchor=False), UNCACHED_MARKER: True}]
     tools = tool_schemas()
 
     def call(content: str) -> str:

@@ -1,4 +1,9 @@
-"""bookly_project.health (moved from chat.api)."""
+"""Liveness, readiness and Prometheus metrics for the deployment, beside the customer API.
+
+`healthz` answers while the process does; `readyz` checks Postgres, Redis and that the queue moves
+(chat/monitoring.py); `metrics` serves chat/monitoring.py's collector to a scraper holding
+METRICS_TOKEN.
+"""
 
 import hmac
 

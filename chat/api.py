@@ -1,7 +1,8 @@
-"""HTTP API v1. Thin views: validate, read through session-scoped selectors, call services.
+"""HTTP API v1. Thin views: validate, read through session-scoped selectors, call a service.
 
-Called by the customer's browser; calls chat/selectors.py (reads) and chat/services.py
-(writes). The run-detail long-poll is a plain async view so a waiting client holds no thread.
+Called by the customer's browser; reads through chat/selectors.py; writes through
+chat/services.py (threads, messages), chat/runs.py (cancel) and chat/confirmations.py (a
+decision). The run-detail long-poll is a plain async view so a waiting client holds no thread.
 """
 
 import asyncio

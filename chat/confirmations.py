@@ -1,10 +1,10 @@
-"""Decisions on pending actions: the customer's confirm / decline, staff approval, expiry, resuming the run.
+"""Decisions on pending actions: confirm, decline, expiry, and sending the run on.
 
-Called by chat/api.py (the action endpoint), chat/services.py (a new message declines what
-is pending), chat/tasks.py (expiry) and guardrails/admin.py (staff approve or decline). A
-confirmation, and a staff approval, run both guardrail stages again and apply the effect
-only if it still matches the fingerprint the customer saw. When the policy wants a person
-as well, the customer's confirmation parks the return for staff instead of writing it.
+Called by chat/api.py (the customer's Confirm / Cancel), chat/services.py (a new message declines
+what is pending), chat/tasks.py (expiry) and the staff admin (approvals, where there are any). A
+confirmation runs both guardrail stages again (guardrails/checks.py) and applies the effect only
+if it still matches the fingerprint the customer saw; the tool_result the model will read is
+recorded (chat/transcript.py) and the run is queued again (chat/runs.py).
 """
 
 import logging

@@ -1,4 +1,10 @@
-"""chat.guard_state (moved from guardrails.state)."""
+"""What a thread has verified, assembled from its recorded tool calls (so it survives restarts).
+
+Read by the agent loop (stage 1), chat/confirmations.py (both stages again on a decision) and
+chat/handoff.py. The value, GuardState, lives with the checks that read it (guardrails/state.py);
+assembling it reads chat's transcript rows, so it lives here and guardrails never imports chat.
+Nothing is kept in memory between turns: every turn reads it again.
+"""
 
 from uuid import UUID
 

@@ -163,10 +163,6 @@ class Run(models.Model):
     def __str__(self) -> str:
         return f"Run {self.id} ({self.status})"
 
-    @property
-    def is_finished(self) -> bool:
-        return self.status not in self.UNFINISHED
-
 
 class ModelCall(models.Model):
     """One request to the model within a run, and what came back."""

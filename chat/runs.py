@@ -1,4 +1,12 @@
-"""chat.runs (moved from chat.services)."""
+"""The run lifecycle: dispatch, claim, execute, finish, pause, cancel, and the sweep.
+
+Called by chat/tasks.py (run_execute, runs_sweep), chat/services.py (a stored message's run is
+dispatched on commit), chat/confirmations.py (a decided action requeues its run) and chat/api.py
+(cancel). Runs the turn through chat/agent/loop.py outside any transaction and records its end.
+
+Every state change of a run is a conditional UPDATE on its current status, so two workers, a
+redelivered task and the sweep can race without doing anything twice.
+"""
 
 import logging
 import time
@@ -56,16 +64,19 @@ def run_dispatch(*, run_id: UUID) -> None:
 # text, so the turn starts with one statement instead of an UPDATE and a re-read with joins.
 # Identifiers come from the models; every value is a parameter.
 _CLAIM_SQL = """
-    UPDATE chat_run SET status = %s, attempts = attempts + 1, started_at = %s, heartbeat_at = %s
+    UPDATE {run} SET status = %s, attempts = attempts + 1, started_at = %s, heartbeat_at = %s
     WHERE id = %s AND status = %s AND NOT EXISTS (
-        SELECT 1 FROM chat_run AS earlier
-        WHERE earlier.thread_id = chat_run.thread_id AND earlier.seq < chat_run.seq AND earlier.status IN ({unfinished})
+        SELECT 1 FROM {run} AS earlier
+        WHERE earlier.thread_id = {run}.thread_id AND earlier.seq < {run}.seq AND earlier.status IN ({unfinished})
     )
     RETURNING {columns},
-        (SELECT content FROM chat_message WHERE chat_message.id = chat_run.user_message_id) AS claimed_user_text,
-        (SELECT handed_off_at IS NOT NULL FROM chat_thread WHERE chat_thread.id = chat_run.thread_id)
+        (SELECT content FROM {message} WHERE {message}.id = {run}.user_message_id) AS claimed_user_text,
+        (SELECT handed_off_at IS NOT NULL FROM {thread} WHERE {thread}.id = {run}.thread_id)
             AS claimed_handed_off
 """.format(  # noqa: S608
+    run=Run._meta.db_table,
+    message=Message._meta.db_table,
+    thread=Thread._meta.db_table,
     columns=", ".join(field.column for field in Run._meta.concrete_fields),
     unfinished=", ".join(["%s"] * len(Run.UNFINISHED)),
 )

@@ -1,4 +1,9 @@
-"""chat.sequence (moved from chat.services)."""
+"""A thread's sequence numbers: the one locking statement that takes the next seq.
+
+Used by chat/services.py (a customer's message), chat/runs.py (the run's reply) and, where a
+thread gets a message from elsewhere, chat/handoff.py. Every message of a thread gets the next
+seq under the thread row's lock, in the order the server accepted it.
+"""
 
 from uuid import UUID
 

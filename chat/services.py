@@ -1,7 +1,7 @@
-"""Writes of the chat app. Called by chat/api.py and chat/tasks.py; runs turns via chat/agent/loop.py.
+"""Accepting a customer's message: ownership, idempotency, the seq, and the queued run.
 
-Every state change of a run is a conditional UPDATE on its current status, so two
-workers, a redelivered task and the sweep can race without doing anything twice.
+Called by chat/api.py. One transaction stores the message and its run (a pending confirmation is
+declined first, chat/confirmations.py); on commit the run is dispatched by chat/runs.py.
 """
 
 import logging

@@ -1,4 +1,10 @@
-"""Celery tasks: thin wrappers that take ids and call chat/services.py."""
+"""Celery tasks: one-line wrappers that take ids and call the service of the same name.
+
+run_execute → chat/runs.py run_execute (one turn); runs_sweep → chat/runs.py runs_sweep (beat);
+pending_actions_expire → chat/confirmations.py pending_actions_expire (beat). The Celery task
+names (`chat.tasks.run_turn`, ...) are what the broker and the beat schedule carry, so they stay
+as they were: tasks already queued still run.
+"""
 
 from celery import shared_task
 
@@ -29,7 +35,7 @@ class TurnFailed(Exception):
     retry_backoff_max=30,
     max_retries=6,
 )
-def run_turn(run_id: str) -> None:
+def run_execute(run_id: str) -> None:
     """Execute one run. Safe to deliver twice: the run is claimed before any work."""
     failure = runs.run_execute(run_id=run_id)
     if failure:
@@ -38,12 +44,12 @@ def run_turn(run_id: str) -> None:
 
 # The sweeps run every 30 s and are worth no line in Flower's task list: no task events.
 @shared_task(name="chat.tasks.sweep_runs", ignore_result=True, send_events=False)
-def sweep_runs() -> dict:
+def runs_sweep() -> dict:
     """Periodic (beat): re-dispatch or expire runs that no worker is executing."""
     return vars(runs.runs_sweep())
 
 
 @shared_task(name="chat.tasks.expire_pending_actions", ignore_result=True, send_events=False)
-def expire_pending_actions() -> int:
+def pending_actions_expire() -> int:
     """Periodic (beat): end confirmations and staff approvals nobody answered in time."""
     return confirmations.pending_actions_expire()

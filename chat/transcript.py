@@ -7,7 +7,8 @@ for them, so a rejected draft cannot leak back into the model's context.
 
 `transcript_load` reads the thread once at the start of a turn and also hands the agent
 what its bounds, L0 and L4 need from the same rows (usage, the L0 flag, every tool result
-and customer message), so none of them queries the thread again.
+and customer message), so none of them queries the thread again. `tool_call_record` writes the
+row each tool_use leaves behind, for the loop and for a customer's decision alike.
 """
 
 import json

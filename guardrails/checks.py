@@ -1,7 +1,9 @@
-"""L3 guardrails as pure functions: stage 1 before a tool runs, stage 2 before an effect is applied.
+"""L3 guardrails: stage 1 before a tool runs, stage 2 before an effect is applied.
 
-They read no database: the caller passes the thread's GuardState, the active policy and
-the order's current eligibility (computed by orders/, the one place the store rules live).
+check_tool_call and check_effect read no database: the caller passes the thread's GuardState,
+the active policy and the order's current eligibility. effect_check is stage 2 as the agent and a
+confirmation run it: it reads the order as it is now and asks check_effect. What is wrong with an
+effect is stated once, by orders/services.py return_effect_problem.
 """
 
 from decimal import Decimal

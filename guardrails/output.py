@@ -1,6 +1,6 @@
 """L4 output validation: the model's final reply is checked before any customer sees it.
 
-Called by chat/agent/loop.py on the draft reply, with a `Grounding` built from every tool result of
+Called by chat/agent/reply.py on the draft reply, with a `Grounding` built from every tool result of
 the thread, the identifiers the customer typed and the policy texts. Deterministic and pure: no
 database, no model, no import from chat/. On a refusal the agent sends prompts.REPLY_FALLBACK and
 keeps the draft for staff; on a flag the reply goes through and staff review the thread.

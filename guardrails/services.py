@@ -1,6 +1,6 @@
 """Writes of the guardrails app: the active policy, events, and pending actions' lifecycle.
 
-Called by chat/agent/loop.py (events, pausing on an effect) and chat/services.py (decisions,
+Called by chat/agent/loop.py (events, pausing on an effect) and chat/confirmations.py (decisions,
 declining on a new message, expiry). Applying a confirmed effect goes through the tool's
 own `apply`, after both stages have run again.
 """

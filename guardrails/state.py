@@ -1,6 +1,7 @@
-"""What a thread has verified, derived from its recorded tool calls (so it survives restarts).
+"""GuardState: what a thread has verified, the value stage 1 reads.
 
-Nothing here is kept in memory between turns: every turn re-reads the transcript.
+A plain value with no database behind it: chat/guard_state.py assembles it from the thread's
+recorded tool calls at the start of every check, so it survives restarts.
 """
 
 from dataclasses import dataclass

@@ -1,7 +1,8 @@
 """The model behind one small interface: a Messages API request in, a response dict out.
 
 The only module that imports the provider SDK. `get_model()` picks the backend from
-BOOKLY_LLM. Called by chat/agent/loop.py.
+BOOKLY_LLM. Called by the agent loop (chat/agent/loop.py) and the reply step's second
+opinion (chat/agent/reply.py).
 
 The anthropic backend on a bad day: one retry policy (ours; the SDK's is off) retries
 429, 529, other 5xx, connection errors and timeouts with exponential backoff and full

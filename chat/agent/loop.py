@@ -1,8 +1,9 @@
 """The agent loop: one claimed run in, one reply, a pause for the customer, or a failure out.
 
-Called by chat/services.py `run_execute` outside any transaction; calls chat/agent/llm.py for
-the model, chat/agent/tools.py for tools and guardrails/ for every check, recording each step.
-All guardrail calls are here, in the loop, not hidden inside tools or the model wrapper.
+Called by chat/runs.py `run_execute` outside any transaction. Each pass has four steps: call the
+model (chat/agent/llm.py), record its response, run its tools with both guardrail stages
+(chat/agent/tools.py, guardrails/checks.py), or finish the reply (chat/agent/reply.py). All
+guardrail calls are visible here and in the reply step, not hidden inside tools or the model client.
 """
 
 import logging
@@ -14,13 +15,12 @@ from django.db import transaction
 
 from bookly_project.db import db_connection_release
 from chat.agent import prompts
-from chat.agent.llm import Model, ModelError, get_model
-from chat.agent.reply import reply_finish, reply_step
+from chat.agent.llm import UNCACHED_MARKER, Model, ModelError, get_model
+from chat.agent.reply import asks_to_reply, reply_end
 from chat.agent.steps import (
     RunCancelled,
     Turn,
     TurnOutcome,
-    final_text,
     heartbeat,
     tool_arguments,
     tool_recorded,
@@ -28,7 +28,7 @@ from chat.agent.steps import (
     turn_event,
     usage_of,
 )
-from chat.agent.tools import REPLY_TOOL, TOOLS, ToolContext, tool_apply, tool_execute, tool_schemas
+from chat.agent.tools import TOOLS, ToolContext, tool_apply, tool_execute, tool_schemas
 from chat.guard_state import LazyGuardState
 from chat.models import ModelCall, Run
 from chat.progress import progress_for_tools
@@ -69,92 +69,98 @@ def _bounds_reached(turn: Turn) -> TurnOutcome | None:
 
 
 def _loop(turn: Turn) -> TurnOutcome:
-    run, model = turn.run, turn.model
+    """Until a reply ends the turn: call the model, record its response, then run its tools or finish the reply."""
     ended = _bounds_reached(turn)
     if ended is not None:
         return ended
     messages = turn.transcript.messages
     iteration = turn.transcript.iteration
     deadline = time.monotonic() + settings.RUN_DEADLINE_SECONDS
-    suspicious = _screen_input(turn, first_attempt=iteration == 0)
-    reanchor = suspicious or len(messages) >= prompts.REANCHOR_AFTER_MESSAGES
-    # L1 is cached; the L2 reminder sits after the cache breakpoint so it never breaks the cached prefix.
-    system = [*prompts.system_blocks(), {**prompts.reminder_block(reanchor=reanchor), "bookly_uncached": True}]
+    system = _system(turn, first_attempt=iteration == 0)
 
     while iteration < settings.AGENT_MAX_ITERATIONS:
         if time.monotonic() > deadline:
             return TurnOutcome(status=Run.Status.FAILED, error_code="timeout", error_message="The reply took too long.")
-        request = {
-            "model": model.name,
-            "max_tokens": settings.MODEL_MAX_TOKENS,
-            "system": system,
-            "tools": tool_schemas(),
-            # Every response is a tool call, so every turn ends through send_reply. Constant on every
-            # call: a changed tool_choice would invalidate the cached messages.
-            "tool_choice": {"type": "any"},
-            "messages": messages,
-        }
-        db_connection_release()
-        started = time.monotonic()
-        try:
-            response = model.complete(request, deadline=deadline)
-        except ModelError as error:
-            ModelCall.objects.create(
-                run=run,
-                iteration=iteration,
-                model=model.name,
-                error_code=error.code,
-                latency_ms=int((time.monotonic() - started) * 1000),
-            )
-            return TurnOutcome(status=Run.Status.FAILED, error_code=error.code, error_message=error.message)
-        latency_ms = int((time.monotonic() - started) * 1000)
-        content = response.get("content") or []
-        stop_reason = response.get("stop_reason") or ""
-        usage = usage_of(response)
-        model_call = ModelCall.objects.create(
-            run=run,
-            iteration=iteration,
-            model=response.get("model") or model.name,
-            response_content=content,
-            stop_reason=stop_reason,
-            latency_ms=latency_ms,
-            **usage,
-        )
-        tool_uses = [block for block in content if block.get("type") == "tool_use"]
-        step = progress_for_tools(tool_uses) if stop_reason == "tool_use" else ""
-        heartbeat(run, progress=step, **usage)  # also where a cancellation takes effect, before any tool runs
+        called = _call_model(turn, system, messages, iteration=iteration, deadline=deadline)
+        if isinstance(called, TurnOutcome):
+            return called
+        model_call, tool_uses = _record_response(turn, *called, iteration=iteration)
         iteration += 1
-
-        if stop_reason == "pause_turn":
+        said = {"role": "assistant", "content": model_call.response_content}
+        if model_call.stop_reason == "pause_turn":
             # The API paused a long turn; sending its content back lets the model continue.
-            messages.append({"role": "assistant", "content": content})
+            messages.append(said)
             continue
-        replies = [block for block in tool_uses if block.get("name") == REPLY_TOOL]
-        if replies and stop_reason != "max_tokens":
-            ended = reply_step(turn, model_call, tool_uses)
-            if isinstance(ended, TurnOutcome):
-                return ended
-            messages.append({"role": "assistant", "content": content})
-            messages.append({"role": "user", "content": ended})
-            continue
-        if stop_reason == "tool_use" and tool_uses:
+        if model_call.stop_reason == "tool_use" and tool_uses and not asks_to_reply(tool_uses):
             results, paused = _run_tools(turn, model_call, tool_uses)
             if paused:
                 return TurnOutcome(status=Run.Status.REQUIRES_ACTION, ending="confirmation_required")
-            messages.append({"role": "assistant", "content": content})
-            messages.append({"role": "user", "content": results})
+            messages += [said, {"role": "user", "content": results}]
             continue
-        if stop_reason == "max_tokens":
-            return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TRUNCATED, ending="max_tokens")
-        if stop_reason == "refusal":
-            return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_MODEL_REFUSED, ending="refusal")
-        reply = final_text(content)
-        if not reply:
-            return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="empty")
-        # A plain-text ending (a misbehaving model, an old transcript): intent unknown, same checks.
-        return reply_finish(turn, model_call, reply, intent=None)
+        ended = reply_end(turn, model_call, tool_uses)
+        if isinstance(ended, TurnOutcome):
+            return ended
+        messages += [said, {"role": "user", "content": ended}]  # a refused send_reply: the model tries again
 
     return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="max_iterations")
+
+
+def _system(turn: Turn, *, first_attempt: bool) -> list[dict]:
+    """L1 and the L2 reminder, raised when L0 found something in this thread or the thread is long."""
+    suspicious = _screen_input(turn, first_attempt=first_attempt)
+    reanchor = suspicious or len(turn.transcript.messages) >= prompts.REANCHOR_AFTER_MESSAGES
+    # L1 is cached; the L2 reminder sits after the cache breakpoint so it never breaks the cached prefix.
+    return [*prompts.system_blocks(), {**prompts.reminder_block(reanchor=reanchor), UNCACHED_MARKER: True}]
+
+
+def _call_model(
+    turn: Turn, system: list[dict], messages: list[dict], *, iteration: int, deadline: float
+) -> tuple[dict, int] | TurnOutcome:
+    """Step 1: one model request (response, latency in ms); the connection goes back to the pool meanwhile."""
+    request = {
+        "model": turn.model.name,
+        "max_tokens": settings.MODEL_MAX_TOKENS,
+        "system": system,
+        "tools": tool_schemas(),
+        # Every response is a tool call, so every turn ends through send_reply. Constant on every
+        # call: a changed tool_choice would invalidate the cached messages.
+        "tool_choice": {"type": "any"},
+        "messages": messages,
+    }
+    db_connection_release()
+    started = time.monotonic()
+    try:
+        response = turn.model.complete(request, deadline=deadline)
+    except ModelError as error:
+        ModelCall.objects.create(
+            run=turn.run,
+            iteration=iteration,
+            model=turn.model.name,
+            error_code=error.code,
+            latency_ms=int((time.monotonic() - started) * 1000),
+        )
+        return TurnOutcome(status=Run.Status.FAILED, error_code=error.code, error_message=error.message)
+    return response, int((time.monotonic() - started) * 1000)
+
+
+def _record_response(turn: Turn, response: dict, latency_ms: int, *, iteration: int) -> tuple[ModelCall, list[dict]]:
+    """Step 2: the ModelCall row, and the run's heartbeat with its usage; returns the call and its tool_use blocks."""
+    content = response.get("content") or []
+    stop_reason = response.get("stop_reason") or ""
+    usage = usage_of(response)
+    model_call = ModelCall.objects.create(
+        run=turn.run,
+        iteration=iteration,
+        model=response.get("model") or turn.model.name,
+        response_content=content,
+        stop_reason=stop_reason,
+        latency_ms=latency_ms,
+        **usage,
+    )
+    tool_uses = [block for block in content if block.get("type") == "tool_use"]
+    step = progress_for_tools(tool_uses) if stop_reason == "tool_use" else ""
+    heartbeat(turn.run, progress=step, **usage)  # also where a cancellation takes effect, before any tool runs
+    return model_call, tool_uses
 
 
 # --- L0 ----------------------------------------------------------------------------------------

@@ -1,4 +1,10 @@
-"""chat.agent.reply (moved from chat.agent.loop)."""
+"""The reply step: how a turn ends, and L4 on what the customer will read.
+
+Called by chat/agent/loop.py with the model's final response. `send_reply` names an intent:
+out_of_scope and handoff get fixed server-written texts; everything else goes through L4
+(guardrails/output.py), with a small model's second opinion when L4 is unsure (anthropic only).
+A refused draft stays on its ModelCall for staff and the customer gets the fallback.
+"""
 
 import time
 
@@ -30,6 +36,27 @@ REPLY_NOT_ALONE = (
     "Not run: send_reply ends the turn, so it must be the only tool call in its response. Call the other tools "
     "first, read their results, then call send_reply on its own."
 )
+
+
+def asks_to_reply(tool_uses: list[dict]) -> bool:
+    """Whether the response calls send_reply: then it is step 4, never a tool run."""
+    return any(block.get("name") == REPLY_TOOL for block in tool_uses)
+
+
+def reply_end(turn: Turn, model_call: ModelCall, tool_uses: list[dict]) -> TurnOutcome | list[dict]:
+    """Step 4: end the turn with this response, or return the error results that send the model back to try again."""
+    stop_reason = model_call.stop_reason
+    if stop_reason != "max_tokens" and asks_to_reply(tool_uses):
+        return reply_step(turn, model_call, tool_uses)
+    if stop_reason == "max_tokens":
+        return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TRUNCATED, ending="max_tokens")
+    if stop_reason == "refusal":
+        return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_MODEL_REFUSED, ending="refusal")
+    reply = final_text(model_call.response_content)
+    if not reply:
+        return TurnOutcome(status=Run.Status.COMPLETED, reply=prompts.REPLY_TOO_MANY_STEPS, ending="empty")
+    # A plain-text ending (a misbehaving model, an old transcript): intent unknown, same checks.
+    return reply_finish(turn, model_call, reply, intent=None)
 
 
 def reply_step(turn: Turn, model_call: ModelCall, tool_uses: list[dict]) -> TurnOutcome | list[dict]:

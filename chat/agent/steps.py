@@ -1,4 +1,9 @@
-"""chat.agent.steps (moved from chat.agent.loop)."""
+"""What every step of one turn shares: the Turn, how it ends, and recording what happened.
+
+Used by chat/agent/loop.py (the tool-use loop) and chat/agent/reply.py (the reply step): the
+heartbeat that also carries a cancellation, guardrail events of the turn, and the ToolCall row
+plus tool_result block of each tool_use.
+"""
 
 import json
 import time

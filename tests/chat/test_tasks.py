@@ -23,7 +23,7 @@ def test_a_turn_that_crashed_fails_the_task_after_the_run_is_recorded(run, scrip
     scripted.script(RuntimeError(f"boom while handling {SECRET}"))
 
     with pytest.raises(TurnFailed) as failure:
-        tasks.run_turn(str(run.id))
+        tasks.run_execute(str(run.id))
 
     assert failure.value.code == "internal_error"
     assert failure.value.args == ("internal_error",)  # what Flower shows: no customer data
@@ -33,8 +33,8 @@ def test_a_turn_that_crashed_fails_the_task_after_the_run_is_recorded(run, scrip
 
 def test_an_answered_turn_and_a_redelivered_task_succeed(run, scripted):
     scripted.script(text_reply("Happy to help."))
-    assert tasks.run_turn(str(run.id)) is None
-    assert tasks.run_turn(str(run.id)) is None  # delivered again: the run is already finished
+    assert tasks.run_execute(str(run.id)) is None
+    assert tasks.run_execute(str(run.id)) is None  # delivered again: the run is already finished
     run.refresh_from_db()
     assert run.status == Run.Status.COMPLETED
 
@@ -42,6 +42,6 @@ def test_an_answered_turn_and_a_redelivered_task_succeed(run, scripted):
 def test_a_redelivered_task_of_a_failed_turn_does_not_fail_again(run, scripted):
     scripted.script(RuntimeError("boom"))
     with pytest.raises(TurnFailed):
-        tasks.run_turn(str(run.id))
-    assert tasks.run_turn(str(run.id)) is None  # nothing claimed, nothing recorded, nothing to report
+        tasks.run_execute(str(run.id))
+    assert tasks.run_execute(str(run.id)) is None  # nothing claimed, nothing recorded, nothing to report
     assert Run.objects.get(id=run.id).attempts == 1
