@@ -4,6 +4,7 @@ from uuid import UUID
 
 from asgiref.sync import sync_to_async
 from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
 
 from bookly_project.db import db_connection_release
 from bookly_project.errors import not_found_error
@@ -27,11 +28,22 @@ def thread_get(*, owner: str | None, thread_id: UUID) -> Thread:
     return thread
 
 
+def messages_in_reading_order(messages: QuerySet[Message]) -> QuerySet[Message]:
+    """Each reply right after the message it answers: the conversation the model had.
+
+    `seq` is the order messages were accepted, so a customer who sends two messages quickly has
+    seq 1 and 2 before either reply (seq 3 and 4). A reply's place is the seq of the message its
+    run answers; every other message's place is its own seq. Ties (a message and its reply) go by seq.
+    """
+    return messages.annotate(place=Coalesce(F("answered_run__seq"), F("seq"))).order_by("place", "seq")
+
+
 def messages_list(*, thread: Thread, after: Message | None, limit: int) -> list[Message]:
-    """Up to `limit` + 1 messages of the thread, oldest first, after the given one."""
-    messages = thread.messages.select_related("author").order_by("seq")
+    """Up to `limit` + 1 messages of the thread in reading order, after the given one."""
+    messages = messages_in_reading_order(thread.messages.select_related("author"))
     if after is not None:
-        messages = messages.filter(seq__gt=after.seq)
+        place = messages.filter(id=after.id).values_list("place", flat=True).get()
+        messages = messages.filter(Q(place__gt=place) | Q(place=place, seq__gt=after.seq))
     return list(messages[: limit + 1])
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.middleware.csrf import CSRF_SESSION_KEY
 from django.test import Client
 
+from chat import runs
 from chat.models import Message, Run, Thread
 
 pytestmark = pytest.mark.django_db
@@ -518,3 +519,43 @@ def test_a_message_the_database_cannot_store_is_a_503_and_nothing_is_half_writte
     assert error_code(response) == "storage_unavailable"
     assert not Message.objects.filter(thread_id=thread).exists()
     assert not Run.objects.filter(thread_id=thread).exists()
+
+
+# --- one conversation, one order -------------------------------------------------------------------
+
+
+def test_each_reply_is_listed_right_after_the_message_it_answers(alice):
+    """Two quick messages get seq 1 and 2 before either reply; the list reads question, answer, question, answer."""
+    thread = alice.new_thread()
+    first = alice.say(thread, "How long does shipping take?").json()
+    second = alice.say(thread, "And how do I reset my password?").json()
+    for posted in (first, second):
+        runs.run_execute(run_id=posted["run"]["id"])
+    replies = [Run.objects.get(id=posted["run"]["id"]).assistant_message_id for posted in (first, second)]
+    expected = [first["message"]["id"], str(replies[0]), second["message"]["id"], str(replies[1])]
+    assert Message.objects.get(id=replies[0]).seq > Message.objects.get(id=second["message"]["id"]).seq
+
+    listed = alice.get(f"/api/v1/threads/{thread}/messages").json()["results"]
+    assert [message["id"] for message in listed] == expected
+    assert [message["role"] for message in listed] == ["user", "assistant", "user", "assistant"]
+
+
+def test_after_continues_in_reading_order_from_any_message(alice):
+    thread = alice.new_thread()
+    first = alice.say(thread, "How long does shipping take?").json()
+    second = alice.say(thread, "And how do I reset my password?").json()
+    for posted in (first, second):
+        runs.run_execute(run_id=posted["run"]["id"])
+    order = [message["id"] for message in alice.get(f"/api/v1/threads/{thread}/messages").json()["results"]]
+    for index, message_id in enumerate(order):
+        page = alice.get(f"/api/v1/threads/{thread}/messages?after={message_id}").json()
+        assert [message["id"] for message in page["results"]] == order[index + 1 :]
+    pages, after = [], None
+    while True:
+        query = f"?limit=1&after={after}" if after else "?limit=1"
+        page = alice.get(f"/api/v1/threads/{thread}/messages{query}").json()
+        pages += [message["id"] for message in page["results"]]
+        if not page["has_more"]:
+            break
+        after = pages[-1]
+    assert pages == order

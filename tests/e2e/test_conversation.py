@@ -24,11 +24,12 @@ def test_two_quick_messages_run_in_order_and_the_second_sees_the_first_reply(ali
     runs = Run.objects.filter(thread_id=thread).order_by("seq")
     assert runs[0].completed_at <= runs[1].started_at  # never overlapped
     contents = [m["content"] for m in alice.get(f"/api/v1/threads/{thread}/messages").json()["results"]]
-    # Listed in the order they were written: both questions were accepted before the first reply.
+    # Both questions were accepted before the first reply; the list reads as the conversation the
+    # model had: each reply right after the message it answers.
     assert contents == [
         "How long does shipping take?",
-        "And how do I reset my password?",
         first_run["assistant_message"]["content"],
+        "And how do I reset my password?",
         second_run["assistant_message"]["content"],
     ]
 

@@ -389,13 +389,25 @@
     return row;
   }
 
-  function appendAssistant(message) {
+  /**
+   * Show what answers a turn right after that turn's message (and what is already shown for it), so a
+   * second question sent while the first was being answered stays below the first answer: the page reads
+   * like the conversation the assistant had. Without a turn (history, staff replies) it goes at the end.
+   */
+  function placeForTurn(turn, node) {
+    const anchor = turn && (turn.lastShown || turn.row);
+    if (anchor && anchor.isConnected) anchor.after(node);
+    else ui.log.append(node);
+    if (turn) turn.lastShown = node;
+  }
+
+  function appendAssistant(message, turn = null) {
     if (!message || state.shownMessages.has(message.id)) return;
     state.shownMessages.add(message.id);
     state.lastMessageId = message.id;
     const row = messageRow(message.role, message.content, message.created_at, message.author);
     row.dataset.messageId = message.id;
-    ui.log.append(row);
+    placeForTurn(turn, row);
     updateChrome();
     scrollToEnd();
   }
@@ -650,7 +662,7 @@
     }
     if (run.handed_off) enterHandoff();
     if (run.status === "completed") {
-      appendAssistant(run.assistant_message);
+      appendAssistant(run.assistant_message, turn);
     } else if (run.status === "requires_action") {
       showActionCard(turn, run);
     } else if (FAILED.has(run.status) && !turn.quiet) {
@@ -686,6 +698,7 @@
     turn.key = newKey();
     turn.messageId = null;
     delete turn.row.dataset.messageId;
+    turn.lastShown = null;
     ui.log.append(turn.row); // the retried message goes to the end, where its reply will appear
     scrollToEnd(true);
     post(turn);
@@ -747,7 +760,7 @@
     }
     if (cardShown(action)) return;
     const { row, card, confirm, decline, outcome, expiry } = actionCardBuild(action);
-    ui.log.append(row);
+    placeForTurn(turn, row);
 
     const controls = {
       turn,
