@@ -16,7 +16,7 @@ BENCH_ARGS ?=
 EVAL_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bookly_eval
 EVAL_REDIS_URL ?= redis://127.0.0.1:6379/14
 
-.PHONY: install run test chaos lint format bench eval clean
+.PHONY: install run test chaos lint format bench eval clean superuser
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ install: $(VENV)/.installed
 
 run: install
 	PORT=$(PORT) ./scripts/run.sh
+
+# The admin's first login, in the database DATABASE_URL (environment or .env) names, like make run.
+superuser: install
+	$(PY) manage.py createsuperuser
 
 test: install
 	./scripts/ensure_chromium.sh

@@ -57,6 +57,8 @@ if [ -z "${METRICS_TOKEN:-}" ] && ! grep -qs '^METRICS_TOKEN=' .env; then
   export METRICS_TOKEN
 fi
 
+# A DATABASE_URL naming a missing Postgres database: create it, or stop here with one clear line.
+$PY scripts/database_ensure.py
 $PY manage.py migrate --noinput
 $PY manage.py collectstatic --noinput >/dev/null
 if $PY manage.py help load_demo_orders >/dev/null 2>&1; then
@@ -64,11 +66,20 @@ if $PY manage.py help load_demo_orders >/dev/null 2>&1; then
 fi
 
 model=$($PY -c 'import django, os; os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bookly_project.settings"); django.setup(); from django.conf import settings; print(settings.BOOKLY_LLM)')
+# The admin's login must be created in the database this run uses (not SQLite by accident).
+if [ -n "${DATABASE_URL:-}" ] && ! grep -qs '^DATABASE_URL=' .env; then
+  case "$DATABASE_URL" in
+    *://*:*@*) superuser_cmd="DATABASE_URL=<the same DATABASE_URL> make superuser" ;;  # never echo a password
+    *) superuser_cmd="DATABASE_URL=$DATABASE_URL make superuser" ;;
+  esac
+else
+  superuser_cmd="make superuser"
+fi
 cat <<INFO
 
   Bookly is starting (model: ${model}).
     Chat page and API   http://127.0.0.1:${PORT}/        (API under /api/v1/, schema at /api/v1/schema/)
-    Django admin        http://127.0.0.1:${PORT}/admin/  (create a login: .venv/bin/python manage.py createsuperuser)
+    Django admin        http://127.0.0.1:${PORT}/admin/  (create a login: ${superuser_cmd})
     Celery Flower       http://127.0.0.1:${FLOWER_PORT}/  user:password ${FLOWER_BASIC_AUTH}  (${flower_note})
     Prometheus metrics  curl -H "Authorization: Bearer ${METRICS_TOKEN:-<METRICS_TOKEN from .env>}" http://127.0.0.1:${PORT}/metrics
     Broker              ${broker_note}
