@@ -1,10 +1,10 @@
 """What the model is told (L1 system prompt, L2 reminders), and the fixed replies customers see.
 
-Read by chat/agent/loop.py (system blocks, reminders, fixed endings), chat/agent/offline_model.py (the
-refusal template) and guardrails/output.py via the agent (`prompt_fragments`, the texts a reply
-must not leak). Store facts are rendered from orders/policy.py, never restated by hand, so the
-prompt and the tools enforce the same policy. The prompt is a constant: byte-identical on
-every call, so the provider's prompt cache can reuse it.
+Read by chat/agent/loop.py (system blocks, reminders), chat/agent/reply.py (fixed endings, the
+second opinion), chat/agent/offline_model.py (the refusal template) and guardrails/output.py via
+the reply step (`prompt_fragments`, the texts a reply must not leak). Store facts are rendered
+from orders/policy.py, never restated by hand, so the prompt and the tools enforce the same policy.
+The prompt is a constant: byte-identical on every call, so the provider's prompt cache can reuse it.
 """
 
 from orders.policy import (

@@ -25,6 +25,9 @@ from guardrails.screening import (
 )
 from guardrails.verdict import Verdict
 
+# Refusals that say "not now" about the model's own bookkeeping, not a failure to help the customer.
+BLOCKS_NOT_FAILURES = ("confirmation_pending", "reply_not_alone")
+
 
 @dataclass(frozen=True)
 class TurnOutcome:
@@ -160,7 +163,3 @@ def tool_recorded(
                 detail=f"in {path}"[:500],
             )
     return tool_call, tool_result_block(block["id"], marked, is_error=outcome.is_error)
-
-
-# Refusals that say "not now" about the model's own bookkeeping, not a failure to help the customer.
-BLOCKS_NOT_FAILURES = ("confirmation_pending", "reply_not_alone")
