@@ -332,20 +332,6 @@ _ORDER_ID = re.compile(r"(?<![A-Za-z0-9])BK[-\s]?(\d+)(?!\d)", re.IGNORECASE)
 _EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,63}")
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\d-])")
 _NUMERIC_DATE = re.compile(r"(?<![\d/.-])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])")
-_MONTHS = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "may": 5,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
 _MONTH = (
     r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
@@ -432,7 +418,7 @@ def _extract_dates(text: str, today: date) -> list[object]:
             # "may" is a month only when capitalised; "you may 2 ..." is not a date.
             if match.group("month") == "may" or not free(match):
                 continue
-            month, day = _MONTHS[match.group("month")[:3].lower()], int(match.group("day"))
+            month, day = patterns.MONTHS[match.group("month")[:3].lower()], int(match.group("day"))
             year = match.group("year")
             if year:
                 found.append(_valid_date(int(year), month, day) or INVALID_DATE)
@@ -589,24 +575,6 @@ def _percents(text: str) -> set[Decimal]:
 
 # --- Markdown -------------------------------------------------------------------------------------
 
-_MARKDOWN_PATTERNS = (
-    ("heading", re.compile(r"^\s{0,3}#{1,6}\s+\S", re.MULTILINE)),
-    ("bold", re.compile(r"\*\*[^*\n]+\*\*|(?<![\w_])__[^_\n]+__(?![\w_])")),
-    (
-        "italic",
-        re.compile(
-            r"(?<![\w*])\*(?=\S)[^*\n]+(?<=\S)\*(?![\w*])"
-            r"|(?<![\w_])_(?=[^\s_])[^_\n]+(?<=[^\s_])_(?![\w_])"
-        ),
-    ),
-    ("bullet", re.compile(r"^\s*[-*+]\s+\S", re.MULTILINE)),
-    ("code", re.compile(r"`")),
-    ("link", re.compile(r"!?\[[^\]\n]+\]\([^)\s]+\)")),
-    ("table", re.compile(r"^\s*\|.*\|\s*$|^\s*\|?\s*:?-{3,}:?\s*\|", re.MULTILINE)),
-    ("quote", re.compile(r"^\s*>\s?\S", re.MULTILINE)),
-    ("rule", re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$", re.MULTILINE)),
-)
-
 
 def _without(text: str, phrases: Iterable[str]) -> str:
     """`text` with each phrase (a grounded title) removed, longest first, ignoring case."""
@@ -617,7 +585,7 @@ def _without(text: str, phrases: Iterable[str]) -> str:
 
 
 def _markdown_kinds(text: str) -> list[str]:
-    return [kind for kind, pattern in _MARKDOWN_PATTERNS if pattern.search(text)]
+    return [kind for kind, pattern in patterns.MARKDOWN_PATTERNS if pattern.search(text)]
 
 
 def _normalise(text: str) -> str:

@@ -1,8 +1,10 @@
 """Pattern tables for L4 (guardrails/output.py): what a claim, a commitment or a policy statement looks like.
 
 Data only; the logic that reads these lives in output.py. Every pattern is matched case-insensitively
-against one sentence of the reply at a time.
+against one sentence of the reply at a time, except the markdown patterns at the end.
 """
+
+import re
 
 # --- Order statuses ---------------------------------------------------------------------------------
 
@@ -451,4 +453,42 @@ OFF_TOPIC_HINTS: dict[str, str] = {
         r"|\bcareer\b|\binterview\b|\bspanish\b|\bfrench\b|\bgerman\b|\blanguage\b|\bsubtitles\b"
     ),
     "pets": r"\bdogs?\b|\bcats?\b|\bpets?\b|\bpupp(?:y|ies)\b|\bkittens?\b|\bvet\b|\bwalks\b",
+}
+
+
+# --- Markdown and month names ------------------------------------------------------------------
+# Unlike the tables above, these are compiled here and matched against the whole reply.
+
+MARKDOWN_PATTERNS = (
+    ("heading", re.compile(r"^\s{0,3}#{1,6}\s+\S", re.MULTILINE)),
+    ("bold", re.compile(r"\*\*[^*\n]+\*\*|(?<![\w_])__[^_\n]+__(?![\w_])")),
+    (
+        "italic",
+        re.compile(
+            r"(?<![\w*])\*(?=\S)[^*\n]+(?<=\S)\*(?![\w*])"
+            r"|(?<![\w_])_(?=[^\s_])[^_\n]+(?<=[^\s_])_(?![\w_])"
+        ),
+    ),
+    ("bullet", re.compile(r"^\s*[-*+]\s+\S", re.MULTILINE)),
+    ("code", re.compile(r"`")),
+    ("link", re.compile(r"!?\[[^\]\n]+\]\([^)\s]+\)")),
+    ("table", re.compile(r"^\s*\|.*\|\s*$|^\s*\|?\s*:?-{3,}:?\s*\|", re.MULTILINE)),
+    ("quote", re.compile(r"^\s*>\s?\S", re.MULTILINE)),
+    ("rule", re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$", re.MULTILINE)),
+)
+
+
+MONTHS = {
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "may": 5,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
 }

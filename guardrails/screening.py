@@ -238,24 +238,7 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-_CHAT_SPEAK = {
-    "u": "you",
-    "ur": "your",
-    "yr": "your",
-    "r": "are",
-    "prev": "previous",
-    "n": "and",
-    "instr": "instructions",
-    "instrs": "instructions",
-    "instructs": "instructions",
-    "pls": "please",
-    "plz": "please",
-    "ya": "you",
-    "ure": "you're",
-    "urself": "yourself",
-    "sys": "system",
-}
-_CHAT_WORD = re.compile(r"(?<![\w'-])(?:" + "|".join(sorted(_CHAT_SPEAK, key=len, reverse=True)) + r")(?![\w'-])")
+_CHAT_WORD = re.compile(r"(?<![\w'-])(?:" + "|".join(sorted(lex.CHAT_SPEAK, key=len, reverse=True)) + r")(?![\w'-])")
 
 
 # Letters spread out with one space, words apart by two or a slash: "f o r g e t   y o u r   r u l e s".
@@ -281,7 +264,7 @@ def _views(text: str) -> list[str]:
     unleeted = folded
     if _LEET_MIX.search(folded):
         unleeted = _LEET_TOKEN.sub(_unleet, unleeted)
-    unleeted = _CHAT_WORD.sub(lambda match: _CHAT_SPEAK[match.group()], unleeted)
+    unleeted = _CHAT_WORD.sub(lambda match: lex.CHAT_SPEAK[match.group()], unleeted)
     joined = _SPACED_LETTERS.sub(lambda match: _LETTERS_ONLY.sub("", match.group()) + " ", unleeted)
     joined = _SPACES.sub(" ", _INNER_PUNCT.sub(" " if "_" in joined else "", joined))
     views = [folded]

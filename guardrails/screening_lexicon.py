@@ -630,3 +630,22 @@ RETURN_SUBJECT = (
     r"returns?|refunds?|window|policy|ruckgabe\w*|rucksendung\w*|\w*erstatt\w*|\w*frist|retours?|rembours\w*|delai|"
     r"devoluci\w*|reembols\w*|plazo|retour\w*|terugbetal\w*|\w*termijn"
 )
+
+
+CHAT_SPEAK = {
+    "u": "you",
+    "ur": "your",
+    "yr": "your",
+    "r": "are",
+    "prev": "previous",
+    "n": "and",
+    "instr": "instructions",
+    "instrs": "instructions",
+    "instructs": "instructions",
+    "pls": "please",
+    "plz": "please",
+    "ya": "you",
+    "ure": "you're",
+    "urself": "yourself",
+    "sys": "system",
+}
