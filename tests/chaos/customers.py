@@ -18,8 +18,9 @@ import httpx2
 from tests.chaos.stack import ChaosStack
 
 TERMINAL = ("completed", "failed", "expired", "cancelled")
-# Outage answers the API documents (503 in the one error shape, nothing stored).
-OUTAGE_CODES = ("service_unavailable", "storage_unavailable")
+# Outage answers the API documents (503 in the one error shape, nothing stored): the database or
+# broker away, or load shed at once by the web (chat/admission.py) while a fault slows it down.
+OUTAGE_CODES = ("service_unavailable", "storage_unavailable", "overloaded")
 MESSAGES_PER_THREAD = 8  # well under the policy's turns per thread
 
 
