@@ -699,5 +699,5 @@ def conversation_score(conversation: Conversation, k: int = K) -> CaseResult:
 
 
 def measure(part: str) -> list[CaseResult]:
-    """Score every conversation of one part (TUNING or TEST), k = K runs each."""
+    """Score every conversation of one part, k = K runs each (none is in TEST_SEEN: no first frozen set exists)."""
     return [conversation_score(conversation) for conversation in CONVERSATIONS if conversation.part == part]

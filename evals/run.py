@@ -1,9 +1,10 @@
-"""`python -m evals.run` (`make eval`): measure every guardrail layer on its tuning and test parts.
+"""`python -m evals.run` (`make eval`): measure every guardrail layer on its three parts.
 
 Sets Django up against its own database (created if missing, migrated, demo orders loaded) and
-Redis db, runs each layer's `measure(part)` for both parts, prints one table (report.table) and
-writes artifacts/eval.json. The model is never called: layers are measured deterministically, and
-the conversation level uses a scripted model.
+Redis db, runs each layer's `measure(part)` for every part in report.PARTS (tuning, test_seen: the
+first frozen test files, measured before; test: the second frozen files, on which the targets are
+judged), prints one table (report.table) and writes artifacts/eval.json. The model is never
+called: layers are measured deterministically, and the conversation level uses a scripted model.
 
 Environment: EVAL_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bookly_eval),
 EVAL_REDIS_URL (default redis://127.0.0.1:6379/14).

@@ -1,6 +1,19 @@
-"""report.table: both parts side by side, and every failure of the test part listed by name."""
+"""report.table: the three parts side by side, and every failure of both test parts listed by name."""
 
-from evals.report import EXPECT_FLAG, EXPECT_PASS, EXPECT_SAFE, TEST, TUNING, CaseResult, table
+import pytest
+
+from evals.report import (
+    EXPECT_FLAG,
+    EXPECT_PASS,
+    EXPECT_SAFE,
+    PARTS,
+    TEST,
+    TEST_SEEN,
+    TUNING,
+    CaseResult,
+    corpus_file,
+    table,
+)
 
 
 def result(case_id: str, part: str, expected: str, ok: bool, family: str = "override_en") -> CaseResult:
@@ -17,6 +30,7 @@ def test_the_table_lists_every_failure_of_the_test_part_and_none_of_the_tuning_p
         result("t-false-block", TEST, EXPECT_PASS, False, family="innocent_trigger"),
         result("t-conversation", TEST, EXPECT_SAFE, False, family="unverified_return"),
         result("u-miss", TUNING, EXPECT_FLAG, False),
+        result("s-miss", TEST_SEEN, EXPECT_FLAG, False),
     ]
 
     text = table(results)
@@ -27,13 +41,55 @@ def test_the_table_lists_every_failure_of_the_test_part_and_none_of_the_tuning_p
         assert f" {case_id}: " in listing
     assert "false block [innocent_trigger] t-false-block" in listing
     assert "miss [encoded] t-miss-2" in listing
-    assert "t-ok" not in listing and "u-miss" not in listing
+    assert "t-ok" not in listing and "u-miss" not in listing and "s-miss" not in listing
+    seen_listing = text.split("Seen test part (test_seen): ")[1].split("Test part: ")[0]
+    assert seen_listing.startswith("1 failure(s)") and " s-miss: " in seen_listing and "t-miss-1" not in seen_listing
 
 
-def test_the_table_shows_tuning_and_test_rates_of_a_family_side_by_side():
-    results = [result("u-1", TUNING, EXPECT_FLAG, True), result("t-1", TEST, EXPECT_FLAG, False)]
+def test_the_table_shows_tuning_seen_and_unseen_test_rates_of_a_family_side_by_side():
+    results = [
+        result("u-1", TUNING, EXPECT_FLAG, True),
+        result("s-1", TEST_SEEN, EXPECT_FLAG, True),
+        result("s-2", TEST_SEEN, EXPECT_FLAG, False),
+        result("t-1", TEST, EXPECT_FLAG, False),
+    ]
 
-    row = next(line for line in table(results).splitlines() if "override_en" in line)
+    lines = table(results).splitlines()
+    header = lines[0]
+    row = next(line for line in lines if "override_en" in line)
 
-    assert "1/1 (100.0 %)" in row and "0/1 (0.0 %)" in row
-    assert row.index("1/1") < row.index("0/1")  # tuning first, then test
+    assert header.index("tuning ok") < header.index("test_seen ok") < header.index(" test ok")
+    # tuning first, then the seen test part, then the unseen one
+    assert row.index("1/1 (100.0 %)") < row.index("1/2 (50.0 %)") < row.index("0/1 (0.0 %)")
+
+
+def test_a_part_without_cases_shows_a_dash():
+    row = next(line for line in table([result("u-1", TUNING, EXPECT_FLAG, True)]).splitlines() if "override_en" in line)
+
+    assert row.split()[-2:] == ["-", "-"]
+
+
+@pytest.mark.parametrize(
+    ("layer", "part", "name"),
+    [
+        ("l4", TUNING, "l4_tuning.jsonl"),
+        ("l4", TEST_SEEN, "l4_test.jsonl"),
+        ("l4", TEST, "l4_test2.jsonl"),
+        ("l0", TEST_SEEN, "l0_test.jsonl"),
+        ("l0", TEST, "l0_test2.jsonl"),
+    ],
+)
+def test_each_part_reads_its_own_file(layer, part, name):
+    assert corpus_file(layer, part) == name
+
+
+def test_an_unknown_part_is_refused():
+    with pytest.raises(ValueError, match="part must be one of"):
+        corpus_file("l4", "test2")
+    assert PARTS == (TUNING, TEST_SEEN, TEST)
+
+
+def test_the_l4_measurement_reads_the_unseen_file_for_the_test_part():
+    from evals.l4 import corpus_path
+
+    assert [corpus_path(part).name for part in PARTS] == ["l4_tuning.jsonl", "l4_test.jsonl", "l4_test2.jsonl"]
