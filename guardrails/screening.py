@@ -904,8 +904,6 @@ def explain(text: str) -> set[tuple[str, str]]:
     return hits
 
 
-
-
 def check_input_rules(text: str, *, max_chars: int = 4000) -> Screening:
     """check_input without the statistical scorer: what the rules alone find (training and evaluation read it)."""
     return _analyse(text if isinstance(text, str) else "", max_chars).rules_only
