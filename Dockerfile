@@ -1,5 +1,7 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+# uvicorn trusts X-Forwarded-For from nobody; Bookly reads it per NUM_PROXIES (README, Security).
+ENV FORWARDED_ALLOW_IPS=""
 WORKDIR /app
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt

@@ -16,7 +16,7 @@ BENCH_ARGS ?=
 EVAL_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bookly_eval
 EVAL_REDIS_URL ?= redis://127.0.0.1:6379/14
 
-.PHONY: install run test lint format bench eval clean
+.PHONY: install run test chaos lint format bench eval clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,12 @@ test: install
 		$(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOOKLY_LLM=offline ANTHROPIC_API_KEY= \
 		$(PY) -m pytest $(PYTEST_ARGS)
+
+# The fault suite (tests/chaos, README "Reliability"): starts its own Postgres cluster and Redis
+# on free ports (needs redis-server, initdb and pg_ctl), breaks them under load; about 6 minutes.
+chaos: install
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) BOOKLY_LLM=offline ANTHROPIC_API_KEY= \
+		$(PY) -m pytest tests/chaos -m chaos -s $(PYTEST_ARGS)
 
 bench: install
 	mkdir -p artifacts

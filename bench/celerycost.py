@@ -1,4 +1,4 @@
-"""Celery's own CPU per task: a worker as the Procfile starts it, fed tasks that do nothing.
+"""Celery's own CPU per task: a worker as `make run` starts it, fed tasks that do nothing.
 
     .venv/bin/python -m bench.celerycost [--tasks 3000] [--events on|off|both]
 

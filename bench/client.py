@@ -32,6 +32,7 @@ class Turn:
     error: str = ""  # "" when the turn completed; else an error code
     ended: float = 0.0  # time.monotonic() when the turn ended
     model_calls: int = 0
+    refusals: int = 0  # 503/429 answers to the POST, each waited out (Retry-After) and retried
 
 
 @dataclass
@@ -76,6 +77,7 @@ class Customer:
         self.thread_id: str | None = None
         self.thread_turns = 0
         self.turns: list[Turn] = []
+        self.retry_after = 0.0  # the last refusal's Retry-After (seconds)
 
     async def open(self) -> None:
         """GET /api/v1/session (cookies + CSRF token), then a first thread."""
@@ -116,6 +118,7 @@ class Customer:
         ) as response:
             body = await response.json(content_type=None) if response.status == 202 else None
             await response.read()
+            self.retry_after = float(response.headers.get("Retry-After") or 0)
             elapsed_ms = (time.perf_counter() - started) * 1000
         self.counters.requests += 1
         self.counters.posts += 1
@@ -126,13 +129,19 @@ class Customer:
         """POST one message and long-poll its run until it settles (or the turn times out)."""
         turn = Turn(started=time.monotonic())
         started = time.perf_counter()
+        deadline = time.monotonic() + self.turn_timeout
         try:
             status, body, turn.accepted_ms = await self.post_message()
+            # Refused (overload, throttling): wait out Retry-After and send the same message again.
+            while status in (429, 503) and self.retry_after and time.monotonic() + self.retry_after < deadline:
+                turn.refusals += 1
+                self.thread_turns -= 1  # the refused message was not stored
+                await asyncio.sleep(self.retry_after)
+                status, body, turn.accepted_ms = await self.post_message()
             if status != 202:
                 turn.error = f"post_{status}"
                 return turn
             run_id = body["run"]["id"]
-            deadline = time.monotonic() + self.turn_timeout
             while True:
                 wait = min(self.poll_wait, max(1.0, deadline - time.monotonic()))
                 async with self.session.get(
@@ -207,13 +216,23 @@ class Accept:
     scheduled: float  # monotonic time the POST was due
     sent_lag_ms: float = 0.0  # how late the client sent it (client-side scheduling delay)
     latency_ms: float | None = None  # send → 202
+    answered_ms: float | None = None  # send → any HTTP answer (202 or a refusal)
+    status: int | None = None
     error: str = ""
 
 
 async def open_loop_posts(
-    customers: list[Customer], *, rate: float, duration: float, max_outstanding: int = 2000
+    customers: list[Customer],
+    *,
+    rate: float,
+    duration: float,
+    max_outstanding: int = 2000,
+    rotate_threads: bool = False,
 ) -> list[Accept]:
-    """POST at a fixed rate for `duration` seconds, round-robin over `customers`; never wait for replies."""
+    """POST at a fixed rate for `duration` seconds, round-robin over `customers`; never wait for replies.
+
+    With `rotate_threads` a customer starts a new thread once its thread has had its turns.
+    """
     results: list[Accept] = []
     outstanding: set[asyncio.Task] = set()
     total = int(rate * duration)
@@ -222,7 +241,15 @@ async def open_loop_posts(
     async def post(customer: Customer, accept: Accept) -> None:
         accept.sent_lag_ms = (time.monotonic() - accept.scheduled) * 1000
         try:
+            if rotate_threads and customer.thread_turns >= customer.turns_per_thread:
+                try:
+                    await customer.new_thread()  # a thread takes a bounded number of turns
+                except RuntimeError:
+                    accept.error = "thread_create_failed"  # not a message POST: counted apart
+                    customer.counters.error(accept.error)
+                    return
             status, _, latency_ms = await customer.post_message()
+            accept.status, accept.answered_ms = status, latency_ms
             if status == 202:
                 accept.latency_ms = latency_ms
             else:

@@ -12,6 +12,10 @@ tests/fakes.py `message_body`. What it answers is a *script*:
 Which step a request is at is decided from the request alone (the number of tool_result
 blocks after the customer's latest text), so the server holds no per-conversation state.
 
+Usage is honest: bench/prompt_cache.py emulates the API's prompt caching (breakpoints, the
+minimum cacheable length, the 5-minute lifetime) and counts tokens approximately (chars / 4);
+/stats sums it for a thread's first model call and for the later ones.
+
 Control endpoints (loopback only): GET /stats, POST /reset, POST /control {"latency", "script"}.
 """
 
@@ -24,6 +28,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from bench.prompt_cache import PromptCache, TooManyBreakpoints, approx_tokens
 from tests.fakes import message_body as fake_message_body
 
 SCRIPTS = ("single", "tools", "orders")
@@ -31,13 +36,17 @@ REPLY_TEXT = "Thanks for getting in touch. Is there anything else about your ord
 _ids = itertools.count(1)
 
 
-# A turn's usage as the real API reports it with the cached system prompt and tools.
-USAGE = {"input_tokens": 1200, "output_tokens": 40, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 1000}
-
-
 def message_body(content: list[dict], *, stop_reason: str, model: str) -> dict:
-    """The Messages API response shape: the tests' fake server's, with a realistic usage."""
-    return fake_message_body(content, stop_reason=stop_reason, usage=dict(USAGE), model=model)
+    """The Messages API response shape (the tests' fake server's); `usage` is filled in by the server."""
+    return fake_message_body(content, stop_reason=stop_reason, model=model)
+
+
+TOKEN_FIELDS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
+
+
+def call_kind(body: dict) -> str:
+    """'first' for a thread's first model call (one message: the customer's first), else 'later'."""
+    return "first" if len(body.get("messages") or []) <= 1 else "later"
 
 
 def tool_results_this_turn(messages: list[dict]) -> int:
@@ -74,6 +83,10 @@ class Stats:
     request_bytes: int = 0
     bad_requests: int = 0
     started: float = field(default_factory=time.time)
+    # Usage summed over the answers, for a thread's first model call and for the later ones.
+    tokens: dict = field(
+        default_factory=lambda: {kind: dict.fromkeys(("calls", *TOKEN_FIELDS), 0) for kind in ("first", "later")}
+    )
 
 
 def _tool_use(name: str, tool_input: dict) -> dict:
@@ -96,6 +109,7 @@ def reply_for(config: Config, body: dict) -> dict:
 
 def make_app(config: Config) -> web.Application:
     stats = Stats()
+    cache = PromptCache()
 
     async def messages(request: web.Request) -> web.Response:
         raw = await request.read()
@@ -112,7 +126,20 @@ def make_app(config: Config) -> web.Application:
                     {"type": "error", "error": {"type": "invalid_request_error", "message": "body is not JSON"}},
                     status=400,
                 )
+            try:
+                usage = cache.usage(body).as_dict()
+            except TooManyBreakpoints as error:
+                stats.bad_requests += 1
+                return web.json_response(
+                    {"type": "error", "error": {"type": "invalid_request_error", "message": str(error)}}, status=400
+                )
             answer = reply_for(config, body)
+            usage["output_tokens"] = approx_tokens(answer["content"])
+            answer["usage"] = usage
+            totals = stats.tokens[call_kind(body)]
+            totals["calls"] += 1
+            for name in TOKEN_FIELDS:
+                totals[name] += usage[name]
             step = str(tool_results_this_turn(body.get("messages") or []))
             stats.by_step[step] = stats.by_step.get(step, 0) + 1
             if config.latency > 0:
@@ -127,6 +154,7 @@ def make_app(config: Config) -> web.Application:
     async def reset(request: web.Request) -> web.Response:
         stats.requests = stats.request_bytes = stats.bad_requests = stats.max_in_flight = 0
         stats.by_step = {}
+        stats.tokens = Stats().tokens
         stats.started = time.time()
         return web.json_response({"ok": True})
 

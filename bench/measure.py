@@ -163,6 +163,14 @@ class Database:
                 return counts
             time.sleep(0.5)
 
+    def run_outcomes(self, since) -> list[tuple[str, str, float | None]]:
+        """(status, error_code, seconds from created to completed) of every run created since `since`."""
+        return self.conn.execute(
+            "SELECT status, error_code, EXTRACT(EPOCH FROM completed_at - created_at)::float FROM chat_run "
+            "WHERE created_at >= %s",
+            (since,),
+        ).fetchall()
+
     def cancel_unfinished(self, since) -> int:
         """End a backlog left by an open-loop scenario so the next scenario starts clean."""
         return self.conn.execute(

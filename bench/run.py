@@ -10,6 +10,12 @@ database and Redis db. Scenarios (see docs/performance.md for the method):
   delivery  worker commit → long-poll return (reported for every closed-loop run; this one at low load)
   cost      CPU ms per turn by process, SQL per POST/poll/turn, requests per turn, worker RSS
   inflight  runs in progress vs configured concurrency (sampled every 0.5 s in every run)
+  compare   the in-request design (bench/in_request.py) and Bookly, both at --compare-customers
+  overload  open loop at --overload-factors x capacity (--capacity, or the best closed-loop
+            turns/s of this invocation): accepted, refused, answer latency, turn latency, lost, stuck
+
+Every closed-loop run also reports the model bill: input tokens per turn, the share read from
+the prompt cache from a thread's second model call on, and an estimated cost (MODEL_PRICES).
 
 Targets are printed next to the figures, not enforced (unless --enforce).
 """
@@ -32,12 +38,14 @@ from pathlib import Path
 import psutil
 import redis
 
-from bench import measure
+from bench import in_request, measure
 from bench.client import Counters, Customer, customers_open, open_loop_posts
 from bench.stack import ROOT, Stack, StackConfig, die_with_parent, http_json
 
-SCENARIOS = ("single", "tools", "accept", "delivery", "cost", "inflight")
-IN_REQUEST_TURNS_PER_SECOND = 18.0  # DESIGN §9: the whole turn inside the HTTP request, 2 s model, 400 customers
+SCENARIOS = ("single", "tools", "accept", "delivery", "cost", "inflight", "compare", "overload")
+IN_REQUEST_TARGET_RATIO = 4.0  # issue 13: Bookly's turns/s at 400 customers vs the in-request design's
+OVERLOAD_ANSWER_P95_MS = 50.0  # issue 13: 202-or-refusal p95 at 4x capacity
+CACHE_SHARE_TARGET = 0.8  # issue 13: share of input tokens read from the cache, 2nd model call on
 
 # The targets of issue 6, checked against the run named in `run`.
 TARGETS = [
@@ -48,6 +56,13 @@ TARGETS = [
     {"metric": "accept_p95_ms", "run": "accept-200", "op": "<=", "value": 20.0, "label": "POST→202 p95 @200 POST/s"},
     {"metric": "delivery_p95_ms", "run": "delivery", "op": "<=", "value": 50.0, "label": "delivery p95 (ms)"},
     {"metric": "polls_per_turn", "run": "single-400", "op": "<=", "value": 1.0, "label": "long-polls per turn @400"},
+    {
+        "metric": "cache_read_share_later",
+        "scenario": "tools",
+        "op": ">=",
+        "value": CACHE_SHARE_TARGET,
+        "label": "cache-read share, 2nd call on",
+    },
 ]
 
 
@@ -110,7 +125,82 @@ def plan(args: argparse.Namespace) -> list[RunSpec]:
             add("cost", f"single-{args.cost_customers}", "closed", "single", args.cost_customers)
         elif scenario == "inflight":
             add("inflight", f"single-{args.inflight_customers}", "closed", "single", args.inflight_customers)
+        elif scenario == "compare":
+            add("compare", f"single-{args.compare_customers}", "closed", "single", args.compare_customers)
+            add("compare", f"in-request-{args.compare_customers}", "in_request", "single", args.compare_customers)
+    # overload runs are planned once the capacity is known (see _amain)
     return list(runs.values())
+
+
+def model_prices() -> tuple[str, dict | None]:
+    """The model the workers use and its prices (bookly_project/settings.py MODEL_PRICES), from the same env."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bookly_project.settings")
+    from django.conf import settings
+
+    return settings.ANTHROPIC_MODEL, settings.MODEL_PRICES.get(settings.ANTHROPIC_MODEL)
+
+
+TOKEN_FIELDS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
+
+
+def token_bill(before: dict, after: dict, turns: int, turns_per_thread: int) -> dict:
+    """Tokens and estimated cost over a window, from the fake model's usage totals (first and later calls)."""
+    delta = {
+        kind: {name: after[kind][name] - before[kind][name] for name in ("calls", *TOKEN_FIELDS)}
+        for kind in ("first", "later")
+    }
+    both = {name: delta["first"][name] + delta["later"][name] for name in ("calls", *TOKEN_FIELDS)}
+
+    def prompt(tokens: dict) -> int:
+        return tokens["input_tokens"] + tokens["cache_creation_input_tokens"] + tokens["cache_read_input_tokens"]
+
+    model, prices = model_prices()
+    cost = uncached = None
+    if prices:
+        cost = (
+            both["input_tokens"] * prices["input"]
+            + both["cache_creation_input_tokens"] * prices["cache_write"]
+            + both["cache_read_input_tokens"] * prices["cache_read"]
+            + both["output_tokens"] * prices["output"]
+        ) / 1e6
+        uncached = (prompt(both) * prices["input"] + both["output_tokens"] * prices["output"]) / 1e6
+    later = prompt(delta["later"])
+    return {
+        "model": model,
+        "model_calls": both["calls"],
+        "tokens": delta,
+        "input_tokens_per_turn": _r(prompt(both) / turns, 0) if turns else None,
+        "output_tokens_per_turn": _r(both["output_tokens"] / turns, 0) if turns else None,
+        "cache_read_share_later": _r(delta["later"]["cache_read_input_tokens"] / later, 3) if later else None,
+        "cache_read_share_all": _r(both["cache_read_input_tokens"] / prompt(both), 3) if prompt(both) else None,
+        "usd_per_turn": _r(cost / turns, 5) if cost is not None and turns else None,
+        # A conversation = --turns-per-thread turns of this script (the customers' thread length).
+        "usd_per_conversation": _r(cost / turns * turns_per_thread, 4) if cost is not None and turns else None,
+        "usd_per_conversation_without_cache": _r(uncached / turns * turns_per_thread, 4)
+        if uncached is not None and turns
+        else None,
+    }
+
+
+def overload_plan(args: argparse.Namespace, bench: "Bench", runs: list[dict]) -> list[RunSpec]:
+    """Open-loop runs at each factor x capacity: --capacity, else the best single-script closed run here."""
+    if bench.capacity is None:
+        measured = [run["turns_per_s"] for run in runs if run["kind"] == "closed" and run["script"] == "single"]
+        bench.capacity = max(measured, default=0.0) or None
+    if not bench.capacity:
+        return []
+    return [
+        RunSpec(
+            name=f"overload-x{factor:g}",
+            kind="overload",
+            script="single",
+            customers=args.overload_customers,
+            duration=args.duration,
+            rate=round(factor * bench.capacity, 1),
+            scenarios=["overload"],
+        )
+        for factor in args.overload_factors
+    ]
 
 
 @dataclass
@@ -135,6 +225,7 @@ class Bench:
         self.customers: list[Customer] = []
         self.me = psutil.Process()
         self.profile_dir = Path(args.log_dir) / "profiles"
+        self.capacity: float | None = args.capacity
 
     def close(self) -> None:
         self.db.close()
@@ -268,6 +359,10 @@ class Bench:
         errors_before = dict(self.counters.errors)
         if spec.kind == "open":
             result = await self.run_open(spec)
+        elif spec.kind == "overload":
+            result = await self.run_overload(spec)
+        elif spec.kind == "in_request":
+            result = await self.run_in_request(spec)
         else:
             result = await self.run_closed(spec)
         result["errors_by_code"] = {
@@ -347,6 +442,8 @@ class Bench:
             "accept_p95_ms": _r(percentile(accepted, 95)),
             "accept_p99_ms": _r(percentile(accepted, 99)),
             "polls_per_turn": _r(polls / len(window), 2) if window else None,
+            # POSTs refused (503/429) and sent again after Retry-After; the wait is in the turn time.
+            "refusals_per_turn": _r(sum(turn.refusals for turn in window) / len(window), 2) if window else None,
             "delivery_p50_ms": _r(percentile(delivery, 50)),
             "delivery_p95_ms": _r(percentile(delivery, 95)),
             "delivery_max_ms": _r(max(delivery, default=None)),
@@ -361,6 +458,93 @@ class Bench:
             else None,
             "inflight": measured.samples.summary(),
             "cost": cost,
+            "bill": token_bill(
+                measured.before["model_stats"]["tokens"],
+                measured.after["model_stats"]["tokens"],
+                len(ok),
+                self.args.turns_per_thread,
+            ),
+            "profile": measured.profile,
+        }
+
+    async def run_in_request(self, spec: RunSpec) -> dict:
+        """The in-request baseline at the same load and model latency, measured now, beside Bookly."""
+        url = await asyncio.to_thread(self.stack.start_in_request)
+        try:
+            result = await in_request.drive(
+                url,
+                customers=spec.customers,
+                duration=spec.duration,
+                warmup=self.args.warmup,
+                timeout=self.args.turn_timeout,
+            )
+        finally:
+            await asyncio.to_thread(self.stack.stop_role, "in_request")
+        return {
+            "name": spec.name,
+            "scenarios": spec.scenarios,
+            "kind": spec.kind,
+            "script": spec.script,
+            "customers": spec.customers,
+            "duration_s": spec.duration,
+            "turns": len(result.latencies),
+            "turns_per_s": _r(len(result.latencies) / spec.duration, 1),
+            "turn_p50_s": _r(percentile(result.latencies, 50), 3),
+            "turn_p95_s": _r(percentile(result.latencies, 95), 3),
+            "turn_p99_s": _r(percentile(result.latencies, 99), 3),
+            "errors": result.errors,
+        }
+
+    async def run_overload(self, spec: RunSpec) -> dict:
+        """Open loop above capacity: every POST answered at once (202 or a refusal), no run lost or stuck."""
+        customers = await self.customers_for(spec.customers)
+        since = self.db.now()
+        async with self.measured(spec, since) as measured:
+            accepts = await open_loop_posts(customers, rate=spec.rate, duration=spec.duration, rotate_threads=True)
+        left = await asyncio.to_thread(self.db.settle, since, self.args.overload_drain)
+        outcomes = await asyncio.to_thread(self.db.run_outcomes, since)
+        if left:
+            await asyncio.to_thread(self.db.cancel_unfinished, since)
+            self.broker.delete("celery")
+        accepted = [accept for accept in accepts if accept.status == 202]
+        refused = [accept for accept in accepts if accept.status in (429, 503)]
+        answered = [accept.answered_ms for accept in accepts if accept.answered_ms is not None]
+        turn_s = [seconds for status, _, seconds in outcomes if status == "completed" and seconds is not None]
+        by_status: dict[str, int] = {}
+        for status, code, _ in outcomes:
+            key = f"{status}:{code}" if code else status
+            by_status[key] = by_status.get(key, 0) + 1
+        cost = self.cost(measured.before, measured.after, len(turn_s))
+        return {
+            "name": spec.name,
+            "scenarios": spec.scenarios,
+            "kind": spec.kind,
+            "script": spec.script,
+            "customers": spec.customers,
+            "rate_per_s": spec.rate,
+            "capacity_per_s": self.capacity,
+            "duration_s": spec.duration,
+            "posts": len(accepts),
+            "accepted": len(accepted),
+            "refused": len(refused),
+            "other_answers": sum(1 for accept in accepts if accept.status not in (None, 202, 429, 503)),
+            "no_answer": sum(
+                1 for accept in accepts if accept.status is None and accept.error != "thread_create_failed"
+            ),
+            # The harness's own new threads (customers rotate threads): not message POSTs.
+            "thread_create_failed": sum(1 for accept in accepts if accept.error == "thread_create_failed"),
+            "answer_p50_ms": _r(percentile(answered, 50)),
+            "answer_p95_ms": _r(percentile(answered, 95)),
+            "answer_max_ms": _r(max(answered, default=None)),
+            "accepted_turn_p50_s": _r(percentile(turn_s, 50), 2),
+            "accepted_turn_p95_s": _r(percentile(turn_s, 95), 2),
+            "runs_by_outcome": by_status,
+            # A 202 whose run is not in the database; runs still unfinished after the drain.
+            "lost": max(0, len(accepted) - len(outcomes)),
+            "stuck_runs": sum(left.values()),
+            "errors": sum(1 for accept in accepts if accept.error and accept.status not in (429, 503)),
+            "cost": cost,
+            "inflight": measured.samples.summary(),
             "profile": measured.profile,
         }
 
@@ -417,6 +601,7 @@ ROWS = [
     ("turn p50 / p95 / p99 (s)", lambda r: _triple(r, "turn", "s")),
     ("POST→202 p50 / p95 / p99 (ms)", lambda r: _triple(r, "accept", "ms")),
     ("long-polls per turn", lambda r: r.get("polls_per_turn")),
+    ("POSTs refused + retried per turn", lambda r: r.get("refusals_per_turn")),
     ("delivery p50 / p95 (ms)", lambda r: _pair(r.get("delivery_p50_ms"), r.get("delivery_p95_ms"))),
     ("errors", lambda r: r["errors"]),
     ("stuck runs (backlog)", lambda r: r["stuck_runs"] if "stuck_runs" in r else f"({r['backlog_after_drain']})"),
@@ -442,6 +627,17 @@ ROWS = [
     (
         "machine cores busy / by others",
         lambda r: f"{r['cost']['machine_cores_busy']}/{r['cost']['machine_cores']} / {r['cost']['other_users_cores']}",
+    ),
+    ("input tokens per turn", lambda r: r["bill"]["input_tokens_per_turn"]),
+    (
+        "cache-read share, 2nd call on / all",
+        lambda r: _pair(r["bill"]["cache_read_share_later"], r["bill"]["cache_read_share_all"]),
+    ),
+    (
+        "est. US$ per conversation (no cache)",
+        lambda r: (
+            f"{_fmt(r['bill']['usd_per_conversation'])} ({_fmt(r['bill']['usd_per_conversation_without_cache'])})"
+        ),
     ),
     ("worker RSS peak (MB)", lambda r: r["inflight"].get("worker_rss_peak_mb")),
     ("DB connections max", lambda r: r["inflight"].get("db_connections", {}).get("max")),
@@ -475,7 +671,7 @@ def _sql_cell(queries: dict, run: dict) -> str:
 
 
 def table(results: dict) -> str:
-    runs = results["runs"]
+    runs = [run for run in results["runs"] if run["kind"] in ("closed", "open")]
     header = ["metric", *[run["name"] for run in runs]]
     rows = [header]
     for label, getter in ROWS:
@@ -501,12 +697,15 @@ def table(results: dict) -> str:
 def targets(results: dict) -> list[dict]:
     by_name = {run["name"]: run for run in results["runs"]}
     for run in results["runs"]:
+        for scenario in run["scenarios"]:
+            by_name.setdefault(f"scenario:{scenario}", run)
+    for run in results["runs"]:
         if "delivery" in run["scenarios"]:
             by_name["delivery"] = run
     checked = []
     for target in TARGETS:
-        run = by_name.get(target["run"])
-        value = None if run is None else run.get(target["metric"])
+        run = by_name.get(target["run"] if "run" in target else f"scenario:{target['scenario']}")
+        value = None if run is None else run.get(target["metric"], (run.get("bill") or {}).get(target["metric"]))
         met = None
         if value is not None:
             met = value >= target["value"] if target["op"] == ">=" else value <= target["value"]
@@ -522,13 +721,53 @@ def targets_text(checked: list[dict], runs: list[dict]) -> str:
         lines.append(
             f"  {target['label']:<32} {_fmt(target['measured']):>8} {target['op']} {target['value']:<6g} {mark}{where}"
         )
-    for run in runs:
-        if run["name"] == "single-400" and run.get("turns_per_s"):
-            lines.append(
-                f"  vs the in-request design (~{IN_REQUEST_TURNS_PER_SECOND:g} turns/s @400): "
-                f"x{run['turns_per_s'] / IN_REQUEST_TURNS_PER_SECOND:.1f}"
-            )
+    lines.extend(compare_lines(runs))
+    lines.extend(overload_lines(runs))
     return "\n".join(lines)
+
+
+def compare_lines(runs: list[dict]) -> list[str]:
+    """Bookly against the in-request design, both measured in this invocation at the same load."""
+    lines = []
+    for baseline in (run for run in runs if run["kind"] == "in_request"):
+        bookly = next(
+            (
+                r
+                for r in runs
+                if r["kind"] == "closed" and r["script"] == "single" and r["customers"] == baseline["customers"]
+            ),
+            None,
+        )
+        lines.append(
+            f"  in-request design @{baseline['customers']}: {baseline['turns_per_s']} turns/s, "
+            f"p50/p95 {_fmt(baseline['turn_p50_s'])}/{_fmt(baseline['turn_p95_s'])} s, errors {baseline['errors']}"
+        )
+        if bookly and baseline["turns_per_s"]:
+            ratio = bookly["turns_per_s"] / baseline["turns_per_s"]
+            mark = "met" if ratio >= IN_REQUEST_TARGET_RATIO else "MISSED"
+            lines.append(
+                f"  Bookly @{bookly['customers']}: {bookly['turns_per_s']} turns/s, p95 {_fmt(bookly['turn_p95_s'])} s"
+                f" -> x{ratio:.2f} the in-request design (target >= x{IN_REQUEST_TARGET_RATIO:g}) {mark}"
+            )
+    return lines
+
+
+def overload_lines(runs: list[dict]) -> list[str]:
+    lines = []
+    for run in (run for run in runs if run["kind"] == "overload"):
+        ok = (run["answer_p95_ms"] or 0) <= OVERLOAD_ANSWER_P95_MS and run["lost"] == run["stuck_runs"] == run[
+            "no_answer"
+        ] == 0
+        lines.append(
+            f"  {run['name']} ({run['rate_per_s']:g} POST/s = x{run['rate_per_s'] / run['capacity_per_s']:.0f} of "
+            f"{run['capacity_per_s']}/s): accepted {run['accepted']}, refused {run['refused']}, "
+            f"other {run['other_answers']}, no answer {run['no_answer']}; "
+            f"202-or-refusal p50/p95 {_fmt(run['answer_p50_ms'])}/{_fmt(run['answer_p95_ms'])} ms "
+            f"(target p95 <= {OVERLOAD_ANSWER_P95_MS:g}); accepted turns p50/p95 "
+            f"{_fmt(run['accepted_turn_p50_s'])}/{_fmt(run['accepted_turn_p95_s'])} s; lost {run['lost']}, "
+            f"stuck {run['stuck_runs']}; runs {run['runs_by_outcome']} {'met' if ok else 'MISSED'}"
+        )
+    return lines
 
 
 # --- CLI -------------------------------------------------------------------------------------------
@@ -579,6 +818,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--delivery-customers", type=int, default=50)
     parser.add_argument("--cost-customers", type=int, default=50)
     parser.add_argument("--inflight-customers", type=int, default=400)
+    parser.add_argument("--compare-customers", type=int, default=400, help="compare: customers of both designs")
+    parser.add_argument("--capacity", type=float, help="overload: turns/s to overload (default: measured here)")
+    parser.add_argument("--overload-factors", type=_float_list, default=[2.0, 4.0], help="overload: x capacity")
+    parser.add_argument("--overload-customers", type=int, default=400)
+    parser.add_argument(
+        "--overload-drain", type=float, default=120.0, help="overload: seconds for accepted runs to end"
+    )
     parser.add_argument("--duration", type=float, default=20.0, help="measured seconds per run (after warm-up)")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--ramp", type=float, default=2.0, help="customers start spread over this many seconds")
@@ -591,7 +837,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--model-latency", type=float, default=2.0)
     parser.add_argument("--order-id", default="BK-10042")
     parser.add_argument("--order-email", default="alice@example.com")
-    parser.add_argument("--web-workers", type=int, default=2, help="uvicorn --workers (Procfile: 2)")
+    parser.add_argument("--web-workers", type=int, default=2, help="uvicorn --workers (make run: 2)")
     parser.add_argument(
         "--uvicorn-arg",
         dest="uvicorn_args",
@@ -600,9 +846,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="extra uvicorn option, e.g. --uvicorn-arg=--loop=uvloop",
     )
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes (make run: WORKER_PROCESSES=2)")
-    parser.add_argument("--pool", default="threads", help="Celery pool: threads, prefork, gevent, solo")
+    parser.add_argument(
+        "--pool",
+        default="threads",
+        help="Celery pool: threads, prefork, gevent, solo, or 'settings' (no --pool/--concurrency: the plain command)",
+    )
     parser.add_argument("--concurrency", type=int, default=100)
-    parser.add_argument("--worker-loglevel", default="INFO", help="Procfile: INFO")
+    parser.add_argument("--worker-loglevel", default="INFO", help="make run: INFO")
     parser.add_argument("--celery-app", default="bookly_project")
     parser.add_argument("--db-pool-web", type=int, default=20, help="DB_POOL_MAX_SIZE of each web worker")
     parser.add_argument("--db-pool-worker", type=int, default=20, help="DB_POOL_MAX_SIZE of each Celery worker")
@@ -639,8 +889,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--enforce", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.scenarios = ["single", "tools", "accept", "cost"]
+        args.scenarios = ["single", "tools", "accept", "cost", "compare", "overload"]
         args.customers, args.tools_customers, args.cost_customers = [4], 4, 4
+        args.compare_customers, args.overload_customers, args.overload_drain = 4, 8, 20.0
         args.accept_customers, args.rate = 4, [10.0]
         args.duration, args.warmup, args.ramp, args.grace, args.drain_timeout = 3.0, 1.0, 0.5, 5.0, 5.0
         args.model_latency, args.concurrency, args.db_pool_web, args.db_pool_worker = 0.05, 8, 8, 4
@@ -662,8 +913,20 @@ def _guard_reset(args: argparse.Namespace) -> None:
 async def _amain(args: argparse.Namespace, stack: Stack, results: dict) -> None:
     bench = Bench(args, stack)
     try:
-        for spec in plan(args):
-            print(f"bench: {spec.name} ({', '.join(spec.scenarios)}) ...", flush=True)
+        specs = plan(args)
+        if (
+            "overload" in args.scenarios
+            and bench.capacity is None
+            and not any(spec.kind == "closed" and spec.script == "single" for spec in specs)
+        ):
+            specs.append(
+                RunSpec("capacity", "closed", "single", args.overload_customers, args.duration, think=args.think)
+            )
+        index = 0
+        while index < len(specs):
+            spec = specs[index]
+            index += 1
+            print(f"bench: {spec.name} ({', '.join(spec.scenarios) or 'capacity'}) ...", flush=True)
             run = await bench.run(spec)
             run["configured_concurrency"] = args.workers * args.concurrency
             results["runs"].append(run)
@@ -671,6 +934,8 @@ async def _amain(args: argparse.Namespace, stack: Stack, results: dict) -> None:
                 f"bench: {spec.name}: {run.get('turns_per_s', run.get('accepted_per_s'))}/s, errors {run['errors']}",
                 flush=True,
             )
+            if index == len(specs) and "overload" in args.scenarios and not any(s.kind == "overload" for s in specs):
+                specs.extend(overload_plan(args, bench, results["runs"]))
     finally:
         await bench.close_customers()
         bench.close()

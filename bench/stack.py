@@ -52,7 +52,7 @@ def _is_resource_tracker(process: psutil.Process) -> bool:
 
 @dataclass
 class Proc:
-    role: str  # web | worker | model | redis
+    role: str  # web | worker | model | redis | in_request
     name: str
     popen: subprocess.Popen
     log_path: Path
@@ -119,8 +119,12 @@ class Stack:
             "ANTHROPIC_BASE_URL": self.model_url,
             "ANTHROPIC_API_KEY": "bench",
             "ANTHROPIC_TIMEOUT_SECONDS": "30",
+            # Every simulated customer comes from 127.0.0.1: limits off, per session and per address.
             "THROTTLE_MESSAGES": "100000/min",
             "THROTTLE_THREADS": "100000/min",
+            "THROTTLE_MESSAGES_PER_ADDRESS": "100000/min",
+            "THROTTLE_THREADS_PER_ADDRESS": "100000/min",
+            "THROTTLE_SESSIONS_PER_ADDRESS": "100000/min",
             "DB_POOL_MAX_SIZE": str(db_pool),
             "DEBUG": "false",
             "LOG_LEVEL": "WARNING",
@@ -206,6 +210,24 @@ class Stack:
         ]
         self._spawn("web", "web", argv, {**self.env(db_pool=self.config.db_pool_web), "BENCH_ROLE": "web"})
 
+    def start_in_request(self) -> str:
+        """The in-request baseline (bench/in_request.py) against the same fake model; its URL."""
+        port = free_port()
+        argv = [sys.executable, "-m", "bench.in_request", "--port", str(port), "--model-url", self.model_url]
+        self._spawn("in_request", "in-request", argv, {**self.env(db_pool=0), "BENCH_ROLE": "in_request"})
+        url = f"http://127.0.0.1:{port}"
+        self._wait_http(f"{url}/healthz", "in-request")
+        return url
+
+    def stop_role(self, role: str) -> None:
+        """Stop the processes of one role (the baseline, once measured) and forget them."""
+        for proc in self.by_role(role):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.popen.wait(timeout=10)
+        self.procs = [proc for proc in self.procs if proc.role != role]
+
     def start_workers(self) -> None:
         host = socket.gethostname()
         for index in range(self.config.worker_count):
@@ -221,10 +243,7 @@ class Stack:
                     "-A",
                     "bookly_project",
                     "worker",
-                    "--pool",
-                    self.config.worker_pool,
-                    "--concurrency",
-                    str(self.config.worker_concurrency),
+                    *self._pool_args(),
                     "--loglevel",
                     self.config.worker_loglevel,
                     "--without-mingle",
@@ -234,6 +253,12 @@ class Stack:
                 ],
                 {**self.env(db_pool=self.config.db_pool_worker), "BENCH_ROLE": "worker"},
             )
+
+    def _pool_args(self) -> list[str]:
+        """--pool/--concurrency, unless the worker runs as plainly started (pool "settings")."""
+        if self.config.worker_pool == "settings":
+            return []
+        return ["--pool", self.config.worker_pool, "--concurrency", str(self.config.worker_concurrency)]
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         self._wait_http(f"{self.web_url}/healthz", "web", timeout=timeout)

@@ -4,10 +4,11 @@
 """
 
 import logging
+import math
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.db import DatabaseError
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
+from django.db import DatabaseError, DataError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
@@ -40,6 +41,28 @@ def error_response(status: int, code: str, message: str, details: dict | None = 
     return JsonResponse(error_body(code, message, details), status=status)
 
 
+SERVICE_UNAVAILABLE = ("service_unavailable", "The service is busy; please try again shortly.")
+
+
+def service_unavailable_response() -> JsonResponse:
+    """The 503 of an outage (database away, pool exhausted): the client may retry shortly."""
+    response = error_response(503, *SERVICE_UNAVAILABLE)
+    response["Retry-After"] = "1"
+    return response
+
+
+def throttled_response(wait: int) -> JsonResponse:
+    """429 outside DRF, as DRF's Throttled answers inside it."""
+    response = error_response(
+        429,
+        "throttled",
+        f"Too many requests; try again in {wait} seconds.",
+        {"retry_after_seconds": wait},
+    )
+    response["Retry-After"] = str(wait)
+    return response
+
+
 # DRF exception class → our code. Anything else keeps its own default_code.
 _DRF_CODES = {
     drf_exceptions.ValidationError: "invalid_input",
@@ -53,6 +76,28 @@ _DRF_CODES = {
     drf_exceptions.NotAuthenticated: "forbidden",
     drf_exceptions.AuthenticationFailed: "forbidden",
 }
+
+# Our own words for errors whose DRF message repeats what the client sent (a media type, a
+# method): client input is never echoed back, it may not even be encodable.
+_FIXED_MESSAGES = {
+    drf_exceptions.UnsupportedMediaType: "Send the body as JSON (Content-Type: application/json).",
+    drf_exceptions.MethodNotAllowed: "This method is not allowed here.",
+    drf_exceptions.ParseError: "The request body is not valid JSON.",
+}
+
+
+def _client_error(exc: Exception) -> tuple[int, str, str] | None:
+    """(status, code, message) for Django's exceptions that mean the request itself is bad."""
+    if isinstance(exc, RequestDataTooBig):
+        return 413, "payload_too_large", "The request body is larger than 64 KiB."
+    if isinstance(exc, TooManyFieldsSent):
+        return 400, "too_many_fields", "The request has too many query or form fields."
+    if isinstance(exc, SuspiciousOperation):
+        return 400, "bad_request", "The request could not be understood."
+    if isinstance(exc, DataError):
+        # The database refused a value (an integer out of range): the input's fault, not an outage.
+        return 400, "invalid_input", "A value in the request is out of range."
+    return None
 
 
 def _flatten_details(detail: Any) -> Any:
@@ -68,16 +113,13 @@ def api_exception_handler(exc: Exception, context: dict) -> Response:
     """DRF's EXCEPTION_HANDLER: every API error in the one shape; never a stack trace."""
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
-    if isinstance(exc, RequestDataTooBig):
-        return Response(error_body("payload_too_large", "The request body is larger than 64 KiB."), status=413)
+    if client_error := _client_error(exc):
+        status, code, message = client_error
+        return Response(error_body(code, message), status=status)
     if isinstance(exc, DatabaseError):
         # Pool exhausted or the database away: the client may retry; never a 500 with a trace.
         logger.warning("database unavailable in %s: %s", context.get("view").__class__.__name__, type(exc).__name__)
-        return Response(
-            error_body("service_unavailable", "The service is busy; please try again shortly."),
-            status=503,
-            headers={"Retry-After": "1"},
-        )
+        return Response(error_body(*SERVICE_UNAVAILABLE), status=503, headers={"Retry-After": "1"})
     if isinstance(exc, Http404):
         exc = drf_exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -96,10 +138,12 @@ def api_exception_handler(exc: Exception, context: dict) -> Response:
         details = {"fields": _flatten_details(exc.detail)}
         if not isinstance(exc.detail, dict):
             details = {"fields": {"non_field_errors": _flatten_details(exc.detail)}}
+    elif type(exc) in _FIXED_MESSAGES:
+        message = _FIXED_MESSAGES[type(exc)]
     else:
         message = str(exc.detail) if hasattr(exc, "detail") else str(exc)
     if isinstance(exc, drf_exceptions.Throttled) and exc.wait is not None:
-        details["retry_after_seconds"] = int(exc.wait) + 1
+        details["retry_after_seconds"] = math.ceil(exc.wait)
     response.data = error_body(code, message, details)
     return response
 
@@ -116,8 +160,8 @@ def server_error(request: HttpRequest) -> JsonResponse:
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    if isinstance(exception, RequestDataTooBig):
-        return error_response(413, "payload_too_large", "The request body is larger than 64 KiB.")
+    if client_error := _client_error(exception):
+        return error_response(*client_error)
     return error_response(400, "bad_request", "The request could not be understood.")
 
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.messages.middleware import MessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
@@ -21,7 +22,8 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.middleware.security import SecurityMiddleware
 from django.utils.deprecation import MiddlewareMixin
 
-from bookly_project.errors import error_response
+from bookly_project.errors import error_response, service_unavailable_response, throttled_response
+from bookly_project.limits import client_address, limit_hit
 
 
 class InlineHooks:
@@ -45,7 +47,13 @@ class InlineHooks:
 
 
 class InlineSecurityMiddleware(InlineHooks, SecurityMiddleware):
-    pass
+    """Django's security headers, plus Permissions-Policy (settings.PERMISSIONS_POLICY)."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        response = super().process_response(request, response)
+        if settings.PERMISSIONS_POLICY:
+            response.headers.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
+        return response
 
 
 class InlineCSPMiddleware(InlineHooks, CSPMiddleware):
@@ -57,11 +65,20 @@ class InlineCommonMiddleware(InlineHooks, CommonMiddleware):
 
 
 class InlineCsrfViewMiddleware(InlineHooks, CsrfViewMiddleware):
-    """The CSRF secret lives in a cookie (CSRF_USE_SESSIONS is off), so its hooks do no I/O."""
+    """The CSRF secret lives in the session (CSRF_USE_SESSIONS), and reading it may be I/O.
 
-    def __init__(self, get_response) -> None:
-        assert not settings.CSRF_USE_SESSIONS, "with CSRF_USE_SESSIONS the hooks read the session: use Django's"
-        super().__init__(get_response)
+    Django reads it in `process_request`, which here runs on the event loop. It is read in
+    `process_view` instead: Django already runs that hook in a thread, and every view that
+    needs the secret (get_token, the check itself) runs after it. The view then finds its
+    session loaded, so no request pays an extra thread hop.
+    """
+
+    def process_request(self, request: HttpRequest) -> None:
+        return None
+
+    def process_view(self, request: HttpRequest, callback, callback_args, callback_kwargs) -> HttpResponse | None:
+        super().process_request(request)
+        return super().process_view(request, callback, callback_args, callback_kwargs)
 
 
 class InlineAuthenticationMiddleware(InlineHooks, AuthenticationMiddleware):
@@ -69,11 +86,27 @@ class InlineAuthenticationMiddleware(InlineHooks, AuthenticationMiddleware):
 
 
 class InlineSessionMiddleware(InlineHooks, SessionMiddleware):
-    """The session loads lazily in the view's thread; only saving it is I/O, and that keeps its thread."""
+    """The session loads lazily in the view's thread; only saving it is I/O, and that keeps its thread.
+
+    A new session (a database row and a cache key) counts against the client address's
+    "sessions" limit before it is saved; over the limit the answer is 429 and nothing is saved.
+    """
 
     def response_may_block(self, request: HttpRequest) -> bool:
         session = getattr(request, "session", None)
         return session is not None and (session.modified or settings.SESSION_SAVE_EVERY_REQUEST)
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        session = getattr(request, "session", None)
+        if session is not None and session.session_key is None and session.modified and not session.is_empty():
+            wait = limit_hit("sessions", session=None, address=client_address(request))
+            if wait:
+                return throttled_response(wait)
+        try:
+            return super().process_response(request, response)
+        except DatabaseError:
+            # The database went away between the view and the session's save: an outage, not a bug.
+            return service_unavailable_response()
 
 
 class InlineMessageMiddleware(InlineHooks, MessageMiddleware):
@@ -88,10 +121,20 @@ class InlineXFrameOptionsMiddleware(InlineHooks, XFrameOptionsMiddleware):
     pass
 
 
+# Total size of the request's headers the app reads. uvicorn itself refuses far larger ones (about
+# 1 MB) with a plain-text 400 before the app sees them.
+MAX_HEADER_BYTES = 32 * 1024
+
+
 class BodySizeLimitMiddleware(InlineHooks, MiddlewareMixin):
-    """Refuse bodies over DATA_UPLOAD_MAX_MEMORY_SIZE with 413 before anything reads them."""
+    """Refuse bodies over DATA_UPLOAD_MAX_MEMORY_SIZE (413) and headers over 32 KiB (431) before anything reads them."""
 
     def process_request(self, request: HttpRequest) -> HttpResponse | None:
+        header_bytes = sum(len(key) + len(value) for key, value in request.META.items() if key.startswith("HTTP_"))
+        if header_bytes > MAX_HEADER_BYTES:
+            return error_response(
+                431, "headers_too_large", "The request headers are too large.", {"max_bytes": MAX_HEADER_BYTES}
+            )
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:

@@ -4,6 +4,8 @@ Every variable is documented in the README. Defaults are safe for local use: wit
 DATABASE_URL / REDIS_URL the app runs on SQLite and a file-based Celery broker.
 """
 
+from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import environ
@@ -22,6 +24,8 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 PORT = env.int("PORT", default=8000)
 
 INSTALLED_APPS = [
+    # First, so its templates (the admin index link to the dashboard) override the admin's.
+    "staff",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -30,6 +34,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "axes",
     "chat",
     "orders",
     "guardrails",
@@ -48,6 +53,8 @@ MIDDLEWARE = [
     "bookly_project.middleware.InlineAuthenticationMiddleware",
     "bookly_project.middleware.InlineMessageMiddleware",
     "bookly_project.middleware.InlineXFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out admin login into its 429 lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "bookly_project.urls"
@@ -71,6 +78,8 @@ TEMPLATES = [
 
 # --- Database ---------------------------------------------------------------
 
+# bookly_project/asgi.py (the web process) sets BOOKLY_WEB_PROCESS before the settings load.
+_WEB_PROCESS = env.bool("BOOKLY_WEB_PROCESS", default=False)
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'var' / 'bookly.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A pool per process: worker threads borrow a connection for each short DB step and
@@ -81,8 +90,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": DB_POOL_MAX_SIZE,
-            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+            # The web answers soon or not at all (503); a worker thread can wait its turn. Not
+            # shorter: a cold pool opens connections on demand, which takes a while under load.
+            "timeout": env.float("DB_POOL_TIMEOUT", default=2.0 if _WEB_PROCESS else 10.0),
         }
+        # After a Postgres restart every pooled connection is dead. With health checks on,
+        # Django gives the pool psycopg's ConnectionPool.check_connection: each connection is
+        # checked (an empty query, one round trip) as it is handed out, and a dead one replaced.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20  # SQLite: wait for the writer
 
@@ -104,6 +119,9 @@ if REDIS_URL:
                 "CONNECTION_POOL_KWARGS": {"max_connections": env.int("REDIS_POOL_MAX_SIZE", default=50), "timeout": 5},
                 "SOCKET_CONNECT_TIMEOUT": 2,
                 "SOCKET_TIMEOUT": 2,
+                # Redis down is a miss, not an error: sessions (cached_db) read and write the
+                # database, the idempotency lock falls back to the database's unique key.
+                "IGNORE_EXCEPTIONS": True,
             },
         }
     }
@@ -117,16 +135,38 @@ SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=60 * 60 * 24 * 14)
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 CSRF_COOKIE_SAMESITE = "Lax"
+# The CSRF secret lives in the session, so a token is only good with the session it came from.
+CSRF_USE_SESSIONS = True
 CSRF_FAILURE_VIEW = "bookly_project.errors.csrf_failure"
 
 # Bodies over 64 KiB are refused with 413 (see BodySizeLimitMiddleware).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+# More than this many query or form fields is a 400 (Django's TooManyFieldsSent).
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+
+# --- Proxies, HTTPS ------------------------------------------------------------
+# How many reverse proxies in front of the app append to X-Forwarded-For. 0: the socket's
+# peer is the client and X-Forwarded-For is ignored (bookly_project/limits.client_address).
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+# Behind a TLS-terminating proxy that sets X-Forwarded-Proto: trust it for request.is_secure().
+if env.bool("SECURE_PROXY_SSL", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# HSTS: browsers use https only for this host for SECURE_HSTS_SECONDS (0 = header off).
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 
 # --- Celery -----------------------------------------------------------------
 
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
 CELERY_BROKER_TRANSPORT_OPTIONS = (
-    {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+    # No ack emulation: a task leaves Redis when a worker takes it. With it, a worker holding
+    # unacknowledged tasks when Redis restarts dies re-queueing them on the dead connection
+    # ("Unrecoverable error: AttributeError: 'NoneType' object has no attribute 'hostname'"),
+    # and what it would redeliver (after an hour's visibility timeout) the sweep already
+    # re-dispatches from the database within RUN_REDISPATCH_AFTER_SECONDS / RUN_STALE_AFTER_SECONDS.
+    {"ack_emulation": False}
     if REDIS_URL
     else {
         "data_folder_in": str(BASE_DIR / "var" / "broker"),
@@ -142,8 +182,22 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The worker settings that decide how many turns run at once live here, not on command
+# lines, so the plain `celery -A bookly_project worker` runs turns as well as `make run`.
+# A turn waits seconds on the model and uses little CPU: a thread pool, many threads.
+# (DESIGN §9: one process's consumer cannot feed more than a few hundred threads; scale
+# out with more worker processes, e.g. one per core.)
+CELERY_WORKER_POOL = env.str("WORKER_POOL", default="threads")
+CELERY_WORKER_CONCURRENCY = env.int("WORKER_CONCURRENCY", default=100)
+# Each thread reserves at most one task beyond the one it runs: a worker never hoards the
+# queue that another, idler worker could serve.
+CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("WORKER_PREFETCH_MULTIPLIER", default=1)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Through a broker outage the worker reconnects forever (Celery's default gives up after 100
+# tries and exits), and a turn in progress keeps running: its run row, not the broker, says
+# whether it finished (cancelling it would only make the sweep run it again).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # A POST must not hang on a dead broker: give up fast, the sweep re-dispatches the run.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
@@ -154,7 +208,9 @@ CELERY_WORKER_SEND_TASK_EVENTS = False
 # No task-sent event: Flower shows a task from the worker's received event on; one less publish per POST.
 CELERY_TASK_SEND_SENT_EVENT = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
-# A turn is a few model calls; the soft limit lets the run end cleanly, the hard one kills it.
+# A turn is a few model calls and ends itself at RUN_DEADLINE_SECONDS. These limits apply to
+# the prefork pool; the threads pool (ours) cannot interrupt a thread, and there the turn's own
+# deadline and the sweep (a silent run is taken over) bound it.
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("RUN_SOFT_TIME_LIMIT", default=180)
 CELERY_TASK_TIME_LIMIT = env.int("RUN_HARD_TIME_LIMIT", default=210)
 CELERY_BEAT_SCHEDULE = {
@@ -165,6 +221,10 @@ CELERY_BEAT_SCHEDULE = {
     "expire-pending-actions": {
         "task": "chat.tasks.expire_pending_actions",
         "schedule": env.float("SWEEP_INTERVAL_SECONDS", default=30.0),
+    },
+    "retention-apply": {
+        "task": "staff.tasks.retention_apply",
+        "schedule": env.float("RETENTION_INTERVAL_SECONDS", default=24 * 3600.0),
     },
 }
 
@@ -178,6 +238,19 @@ ANTHROPIC_MODEL = env.str("ANTHROPIC_MODEL", default="claude-sonnet-4-6")
 ANTHROPIC_TIMEOUT_SECONDS = env.float("ANTHROPIC_TIMEOUT_SECONDS", default=60.0)
 ANTHROPIC_CONNECT_TIMEOUT_SECONDS = env.float("ANTHROPIC_CONNECT_TIMEOUT_SECONDS", default=5.0)
 MODEL_MAX_TOKENS = env.int("MODEL_MAX_TOKENS", default=1024)
+# US dollars per million tokens, per model: input, output, cache write (5-minute entries), cache
+# read. Estimated costs in make bench and on the admin dashboard (a model missing here is shown as
+# unpriced); override the whole table with MODEL_PRICES as JSON.
+MODEL_PRICES = env.json(
+    "MODEL_PRICES",
+    default={
+        "claude-sonnet-4-6": {"input": 3.0, "output": 15.0, "cache_write": 3.75, "cache_read": 0.30},
+        "claude-sonnet-4-5": {"input": 3.0, "output": 15.0, "cache_write": 3.75, "cache_read": 0.30},
+        "claude-haiku-4-5": {"input": 1.0, "output": 5.0, "cache_write": 1.25, "cache_read": 0.10},
+        "claude-opus-4-6": {"input": 5.0, "output": 25.0, "cache_write": 6.25, "cache_read": 0.50},
+        "bookly-offline-demo": {"input": 0.0, "output": 0.0, "cache_write": 0.0, "cache_read": 0.0},
+    },
+)
 # L4's second opinion on a reply its deterministic check is unsure about (anthropic backend only; empty
 # model name: never asked). One attempt, bounded in time and tokens; no answer lets the reply through.
 L4_SECOND_OPINION_MODEL = env.str("L4_SECOND_OPINION_MODEL", default="claude-haiku-4-5")
@@ -212,12 +285,30 @@ RUN_STALE_AFTER_SECONDS = env.int("RUN_STALE_AFTER_SECONDS", default=180)
 RUN_REDISPATCH_AFTER_SECONDS = env.int("RUN_REDISPATCH_AFTER_SECONDS", default=60)
 RUN_EXPIRE_AFTER_SECONDS = env.int("RUN_EXPIRE_AFTER_SECONDS", default=600)
 RUN_MAX_ATTEMPTS = env.int("RUN_MAX_ATTEMPTS", default=3)
+# A run that waited longer than this in the queue since it was last sent (dispatched_at) is
+# ended `expired` by the worker that claims it instead of being answered late.
+RUN_QUEUE_MAX_WAIT_SECONDS = env.int("RUN_QUEUE_MAX_WAIT_SECONDS", default=60)
 # How long a return preview waits for the customer's Confirm / Cancel.
 CONFIRMATION_TTL_SECONDS = env.int("CONFIRMATION_TTL_SECONDS", default=900)
+# Handoff to a person: what the customer is told about the wait, and how many failed turns
+# (failed runs, fallbacks, repeatedly blocked tool calls) make the assistant hand over by itself.
+HANDOFF_REPLY_WITHIN_HOURS = env.int("HANDOFF_REPLY_WITHIN_HOURS", default=4)
+HANDOFF_AFTER_FAILURES = env.int("HANDOFF_AFTER_FAILURES", default=2)
+
+# --- Support staff: approvals, dashboard cost, retention -----------------------
+
+# A support agent may approve a held return up to this amount; a support lead, any amount.
+SUPPORT_AGENT_APPROVAL_LIMIT = Decimal(env.str("SUPPORT_AGENT_APPROVAL_LIMIT", default="100.00"))
+# Conversations with no activity for this many days are deleted by `manage.py retention_apply`
+# (daily, from beat); the dashboard's daily figures and the returns ledger are kept.
+RETENTION_DAYS = env.int("RETENTION_DAYS", default=365)
 
 # --- API --------------------------------------------------------------------
 
 MESSAGE_MAX_CHARS = 4000
+# Load shedding of the message POST (chat/admission.py): refused at once with 503 + Retry-After.
+WEB_MAX_PENDING_POSTS = env.int("WEB_MAX_PENDING_POSTS", default=16)  # per web process
+MESSAGE_QUEUE_MAX_DEPTH = env.int("MESSAGE_QUEUE_MAX_DEPTH", default=1000)  # turns waiting in the Celery queue
 LONG_POLL_MAX_SECONDS = 30
 POLL_AFTER_MS = env.int("POLL_AFTER_MS", default=1000)
 
@@ -225,21 +316,40 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["chat.auth.CustomerSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["bookly_project.parsers.SafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "bookly_project.errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {
-        "messages": env.str("THROTTLE_MESSAGES", default="30/min"),
-        "threads": env.str("THROTTLE_THREADS", default="20/min"),
+    "NUM_PROXIES": NUM_PROXIES,
+}
+
+# Request limits (bookly_project/limits.py), "count/period" per customer session and per
+# client address, shared by every process through Redis. "sessions" counts new sessions as
+# they are first saved (GET /api/v1/session without one, the admin login page).
+RATE_LIMITS = {
+    "messages": {
+        "session": env.str("THROTTLE_MESSAGES", default="30/min"),
+        "address": env.str("THROTTLE_MESSAGES_PER_ADDRESS", default="120/min"),
     },
+    "threads": {
+        "session": env.str("THROTTLE_THREADS", default="20/min"),
+        "address": env.str("THROTTLE_THREADS_PER_ADDRESS", default="60/min"),
+    },
+    "sessions": {"address": env.str("THROTTLE_SESSIONS_PER_ADDRESS", default="60/min")},
 }
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bookly support API",
-    "DESCRIPTION": "Customer-support chat: post a message (202), poll the run for the reply.",
+    "DESCRIPTION": (
+        "Customer-support chat: post a message (202), poll the run for the reply. Customers are "
+        "anonymous: GET /api/v1/session starts a session (cookie) and returns the CSRF token that "
+        "every POST sends as X-CSRFToken. Every error answers "
+        '{"error": {"code", "message", "details"}}.'
+    ),
+    # The session cookie identifies a customer but is not an authentication scheme to document.
+    "AUTHENTICATION_WHITELIST": [],
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
 }
@@ -270,6 +380,20 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# --- Admin login: django-axes locks out password guessing ---------------------------
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("ADMIN_LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("ADMIN_LOGIN_COOLOFF_MINUTES", default=15.0))
+# Lock the username (whatever address tries it) and the address (whatever username it tries).
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "bookly_project.limits.client_address"
+AXES_VERBOSE = False
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -282,6 +406,10 @@ AUTH_PASSWORD_VALIDATORS = [
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# No page of ours uses these browser features; deny them to anything the page might embed.
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()"
+)
 
 # --- Web page security headers (CSP) ---------------------------------------------
 # django-csp 4.x (csp.middleware.CSPMiddleware). Everything from our own origin and nothing

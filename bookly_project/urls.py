@@ -16,5 +16,6 @@ urlpatterns = [
     path("healthz", api.healthz, name="healthz"),
     path("readyz", api.readyz, name="readyz"),
     path("metrics", api.metrics, name="metrics"),
+    path("admin/", include("staff.urls")),
     path("admin/", admin.site.urls),
 ]

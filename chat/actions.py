@@ -1,14 +1,18 @@
-"""The customer's decisions on pending actions: confirm, decline, expiry, and resuming the run.
+"""Decisions on pending actions: the customer's confirm / decline, staff approval, expiry, resuming the run.
 
 Called by chat/api.py (the action endpoint), chat/services.py (a new message declines what
-is pending) and chat/tasks.py (expiry). A confirmation runs both guardrail stages again
-and applies the effect only if it still matches the fingerprint the customer saw.
+is pending), chat/tasks.py (expiry) and guardrails/admin.py (staff approve or decline). A
+confirmation, and a staff approval, run both guardrail stages again and apply the effect
+only if it still matches the fingerprint the customer saw. When the policy wants a person
+as well, the customer's confirmation parks the return for staff instead of writing it.
 """
 
 import logging
 from dataclasses import replace
+from datetime import timedelta
 from functools import partial
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -16,11 +20,14 @@ from bookly_project.errors import ApplicationError, not_found_error
 from chat import agent, notify
 from chat import services as chat_services
 from chat.models import Run
+from chat.progress import WAITING_FOR_TEAM
 from chat.tools import ToolContext, ToolOutcome, tool_apply, tool_execute
 from guardrails import services as guardrails
 from guardrails.checks import check_tool_call
-from guardrails.models import GuardrailEvent, PendingAction
+from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction, ReturnApproval
 from guardrails.state import thread_guard_state
+from orders.services import ReturnEffect
+from staff.roles import can_approve_amount
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +38,10 @@ DECLINED_RESULT = {
 NOT_CONFIRMED_RESULT = {
     "status": "not_confirmed",
     "message": "The customer sent a new message instead of confirming. No return was started.",
+}
+STAFF_DECLINED_RESULT = {
+    "status": "declined_by_staff",
+    "message": "Our support team reviewed this return and did not approve it. No return was started.",
 }
 
 
@@ -53,8 +64,11 @@ def _close(action: PendingAction, decision: str, outcome: ToolOutcome, *, guardr
     action.decided_at = timezone.now()
     action.result_code = outcome.code or decision
     action.save(update_fields=["decision", "decided_at", "result_code"])
-    if Run.objects.filter(id=action.run_id, status=Run.Status.REQUIRES_ACTION).update(
-        status=Run.Status.QUEUED, dispatched_at=timezone.now()
+    waiting = (Run.Status.REQUIRES_ACTION, Run.Status.AWAITING_APPROVAL)
+    now = timezone.now()
+    # heartbeat_at: when it was queued again, so the sweep's queue timeout counts from now.
+    if Run.objects.filter(id=action.run_id, status__in=waiting).update(
+        status=Run.Status.QUEUED, dispatched_at=now, heartbeat_at=now, progress=""
     ):
         transaction.on_commit(partial(notify.run_changed, action.run_id))
         transaction.on_commit(partial(chat_services.run_dispatch, run_id=action.run_id))
@@ -73,6 +87,10 @@ def action_decide(*, run: Run, action_id, decision: str) -> Run:
             raise not_found_error("Action")
         if action.decision:
             raise ApplicationError("action_already_decided", f"This action was already {action.decision}.", status=409)
+        if ReturnApproval.objects.filter(action_id=action.id).exists():
+            raise ApplicationError(
+                "action_already_decided", "This return was already confirmed and is waiting for our team.", status=409
+            )
         if action.expires_at <= timezone.now():
             _expire(action)
             failure = ApplicationError(
@@ -92,33 +110,51 @@ def action_decide(*, run: Run, action_id, decision: str) -> Run:
 
 
 def _confirm(action: PendingAction) -> ApplicationError | None:
-    """Both stages again, the fingerprint, then apply; a failure is recorded and told to the model."""
+    """Both stages again and the fingerprint; then apply, or park the return for staff approval."""
     policy = guardrails.policy_current()
-    context = ToolContext(thread_id=action.thread_id, run_id=action.run_id)
+    effect, code = _effect_recheck(action, policy)
+    if code:
+        return _reject(action, code, policy.version)
+    rule = guardrails.staff_approval_rule(effect, policy)
+    if rule:
+        _approval_request(action, effect, rule, policy)
+        return None
+    return _effect_apply(action, effect, policy)
+
+
+def _effect_recheck(action: PendingAction, policy: GuardrailPolicy) -> tuple[ReturnEffect | None, str]:
+    """Stage 1, the effect computed afresh against the order as it is now, its fingerprint, stage 2.
+
+    Returns (effect, "") when the action may still be applied as the customer saw it, else (None, code).
+    """
     state = thread_guard_state(thread_id=action.thread_id)
     order_id = action.effect.get("order_id", "")
     # This very action is what makes the order "pending"; stage 1 must not count it against itself.
     state = replace(state, pending_orders=state.pending_orders - {order_id})
     verdict = check_tool_call(name=action.tool_name, arguments=action.arguments, state=state, policy=policy)
-    code = "" if verdict.allowed else verdict.code
-    effect = None
-    if not code:
-        computed = tool_execute(action.tool_name, action.arguments, context)
-        effect = computed.effect
-        if computed.is_error or effect is None:
-            code = computed.code or "effect_changed"
-        elif effect.fingerprint() != action.fingerprint:
-            code = "effect_changed"
-        else:
-            verdict, _ = agent.effect_check(effect, policy)
-            code = "" if verdict.allowed else verdict.code
-    if code:
-        return _reject(action, code, policy.version)
-    outcome = tool_apply(action.tool_name, effect.as_dict(), context)
+    if not verdict.allowed:
+        return None, verdict.code
+    computed = tool_execute(action.tool_name, action.arguments, _context(action))
+    effect = computed.effect
+    if computed.is_error or effect is None:
+        return None, computed.code or "effect_changed"
+    if effect.fingerprint() != action.fingerprint:
+        return None, "effect_changed"
+    verdict, _ = agent.effect_check(effect, policy)
+    return (effect, "") if verdict.allowed else (None, verdict.code)
+
+
+def _effect_apply(action: PendingAction, effect: ReturnEffect, policy: GuardrailPolicy) -> ApplicationError | None:
+    """Write the re-checked effect and resume the run; a refusal by the store is recorded and told."""
+    outcome = tool_apply(action.tool_name, effect.as_dict(), _context(action))
     if outcome.is_error:
         return _reject(action, outcome.code, policy.version)
     _close(action, PendingAction.Decision.CONFIRMED, outcome)
     return None
+
+
+def _context(action: PendingAction) -> ToolContext:
+    return ToolContext(thread_id=action.thread_id, run_id=action.run_id)
 
 
 def _refuse(action: PendingAction, decision: str, code: str, message: str, policy_version: int) -> None:
@@ -137,14 +173,26 @@ def _refuse(action: PendingAction, decision: str, code: str, message: str, polic
 
 
 def _expire(action: PendingAction) -> None:
-    """The customer did not answer in time: nothing is applied."""
+    """Nobody answered in time (the customer, or staff for a return waiting for approval): nothing is applied."""
+    version = guardrails.policy_current().version
+    approval = ReturnApproval.objects.select_for_update().filter(action_id=action.id).first()
+    if approval is None:
+        _refuse(
+            action,
+            PendingAction.Decision.EXPIRED,
+            "confirmation_expired",
+            "The customer did not confirm in time. Nothing was changed.",
+            version,
+        )
+        return
     _refuse(
         action,
         PendingAction.Decision.EXPIRED,
-        "confirmation_expired",
-        "The customer did not confirm in time. Nothing was changed.",
-        guardrails.policy_current().version,
+        "approval_expired",
+        "Our support team could not review this return in time, so it was not started. Nothing was changed.",
+        version,
     )
+    _approval_record(approval, ReturnApproval.Status.EXPIRED, result_code="approval_expired")
 
 
 def _reject(action: PendingAction, code: str, policy_version: int) -> ApplicationError:
@@ -163,11 +211,15 @@ def _reject(action: PendingAction, code: str, policy_version: int) -> Applicatio
 
 def pending_actions_decline_for_thread(*, thread_id) -> int:
     """A new message while a confirmation is pending: the customer did not confirm. Call in a transaction."""
-    actions = (
-        PendingAction.objects.select_for_update()
-        .select_related("run", "model_call")
-        .filter(thread_id=thread_id, decision=PendingAction.Decision.PENDING)
-    )
+    pending = PendingAction.objects.filter(thread_id=thread_id, decision=PendingAction.Decision.PENDING)
+    if pending.filter(approval__isnull=False).exists():
+        # Confirmed already and waiting for a person: the run it pauses must finish first.
+        raise ApplicationError(
+            "approval_pending",
+            "Your return is waiting for our team's approval. You can write again here once they have decided.",
+            status=409,
+        )
+    actions = pending.select_for_update().select_related("run", "model_call")
     count = 0
     for action in actions:
         _close(action, PendingAction.Decision.DECLINED, ToolOutcome(NOT_CONFIRMED_RESULT))
@@ -176,7 +228,7 @@ def pending_actions_decline_for_thread(*, thread_id) -> int:
 
 
 def pending_actions_expire() -> int:
-    """Periodic: end confirmations nobody answered in time, and let their runs finish."""
+    """Periodic: end confirmations and approvals nobody answered in time, and let their runs finish."""
     expired = 0
     for action_id in PendingAction.objects.filter(
         decision=PendingAction.Decision.PENDING, expires_at__lte=timezone.now()
@@ -192,3 +244,100 @@ def pending_actions_expire() -> int:
                 _expire(action)
                 expired += 1
     return expired
+
+
+# --- Staff approval ----------------------------------------------------------------------------
+
+
+def _approval_request(action: PendingAction, effect: ReturnEffect, rule: str, policy: GuardrailPolicy) -> None:
+    """The customer confirmed a return the policy wants a person to approve: park it, and let the run wait."""
+    expires_at = timezone.now() + timedelta(hours=policy.staff_approval_ttl_hours)
+    ReturnApproval.objects.create(
+        action=action,
+        thread_id=action.thread_id,
+        rule=rule,
+        order_id=effect.order_id,
+        refund_amount=effect.refund_amount,
+        policy_version=policy.version,
+        expires_at=expires_at,
+    )
+    action.expires_at = expires_at  # the expiry sweep ends it if nobody decides
+    action.save(update_fields=["expires_at"])
+    if Run.objects.filter(id=action.run_id, status=Run.Status.REQUIRES_ACTION).update(
+        status=Run.Status.AWAITING_APPROVAL, progress=WAITING_FOR_TEAM
+    ):
+        transaction.on_commit(partial(notify.run_changed, action.run_id))
+    guardrails.event_record(
+        layer=GuardrailEvent.Layer.TOOLS,
+        stage="confirm",
+        code="staff_approval_required",
+        action=GuardrailEvent.Action.APPROVAL_REQUIRED,
+        thread_id=action.thread_id,
+        run_id=action.run_id,
+        tool_name=action.tool_name,
+        detail=f"rule: {rule}",
+        policy_version=policy.version,
+    )
+
+
+def _approval_record(approval: ReturnApproval, status: str, *, user=None, reason: str = "", result_code: str = ""):
+    approval.status = status
+    approval.decided_by = user
+    approval.decided_at = timezone.now()
+    approval.decision_reason = reason
+    approval.result_code = result_code
+    approval.save(update_fields=["status", "decided_by", "decided_at", "decision_reason", "result_code"])
+
+
+def approval_decide(*, approval_id, user, approve: bool, reason: str) -> ReturnApproval:
+    """A staff member approves or declines a return waiting for them, with a reason. Recorded: who, when, why.
+
+    Approval re-runs both stages against the order as it is now and writes the return only if
+    the effect still matches the fingerprint; either way the paused run resumes so the model
+    tells the customer. Exactly one decision wins (row locks); a later one raises 409, an
+    expired approval 410.
+    """
+    reason = reason.strip()
+    if not reason:
+        raise ApplicationError("reason_required", "Give a reason for the decision.")
+    with transaction.atomic():
+        # The action row first, as the customer's decision and the expiry sweep lock it.
+        action = (
+            PendingAction.objects.select_for_update()
+            .select_related("run", "model_call")
+            .filter(approval__id=approval_id)
+            .first()
+        )
+        if action is None:
+            raise not_found_error("Approval")
+        approval = ReturnApproval.objects.select_for_update().get(action_id=action.id)
+        if approval.status != ReturnApproval.Status.PENDING or action.decision:
+            raise ApplicationError(
+                "approval_already_decided", f"This return was already {approval.status}.", status=409
+            )
+        if approval.expires_at <= timezone.now():
+            _expire(action)
+            failure = ApplicationError(
+                "approval_expired", "This approval has expired; nothing was changed.", status=410
+            )
+        elif approve and not can_approve_amount(user, approval.refund_amount):
+            raise ApplicationError(
+                "approval_over_limit",
+                f"Returns above ${settings.SUPPORT_AGENT_APPROVAL_LIMIT} need a support lead's approval.",
+                status=403,
+            )
+        elif approve:
+            policy = guardrails.policy_current()
+            effect, code = _effect_recheck(action, policy)
+            refused = _reject(action, code, policy.version) if code else _effect_apply(action, effect, policy)
+            status = ReturnApproval.Status.REJECTED if refused else ReturnApproval.Status.APPROVED
+            _approval_record(approval, status, user=user, reason=reason, result_code=refused.code if refused else "")
+            failure = None
+        else:
+            _close(action, PendingAction.Decision.DECLINED, ToolOutcome(STAFF_DECLINED_RESULT))
+            _approval_record(approval, ReturnApproval.Status.DECLINED, user=user, reason=reason)
+            failure = None
+    if failure is not None:
+        raise failure
+    logger.info("return approval %s %s", approval.id, approval.status)
+    return approval

@@ -16,10 +16,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from bookly_project.db import db_connection_release
-from chat import prompts
+from chat import notify, prompts
 from chat.history import Transcript, tool_result_block, transcript_load
 from chat.llm import Model, ModelError, get_model, quick_complete
 from chat.models import ModelCall, Run, Thread, ToolCall
+from chat.progress import progress_for_tools
 from chat.tools import REPLY_TOOL, TOOLS, ToolContext, ToolOutcome, tool_apply, tool_execute, tool_schemas
 from guardrails import services as guardrails
 from guardrails.checks import check_effect, check_tool_call
@@ -49,6 +50,12 @@ class TurnOutcome:
     error_message: str = ""
     # Why a completed turn stopped (end_turn, handoff, fallback, max_iterations, max_tokens, refusal, ...).
     ending: str = "end_turn"
+    handoff_reason: str = ""  # with ending "handoff": a Thread.HandoffReason (default: the model asked)
+    blocked: int = 0  # tool calls a guardrail refused in this turn (repeated blocks count as a failure)
+
+
+# Refusals that say "not now" about the model's own bookkeeping, not a failure to help the customer.
+BLOCKS_NOT_FAILURES = ("confirmation_pending", "reply_not_alone")
 
 
 class RunCancelled(Exception):
@@ -67,16 +74,25 @@ class Turn:
     # (name, result) of the tool calls this turn recorded, as the database returns them: with the
     # transcript's, every tool result of the thread, which L4 grounds the reply in.
     recorded: list[tuple[str, dict]] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)  # codes of the tool calls a guardrail refused
 
 
-def _heartbeat(run: Run, **usage: int) -> None:
-    """Record progress (and usage) on the run; raise RunCancelled if the customer cancelled it."""
-    updates = {name: F(name) + value for name, value in usage.items() if value}
+def _heartbeat(run: Run, *, progress: str = "", **usage: int) -> None:
+    """Record liveness, usage and the customer-visible step on the run; raise RunCancelled if cancelled.
+
+    The step rides on the UPDATE every model call makes anyway, so showing it costs no statement;
+    long-pollers are woken to fetch it.
+    """
+    updates: dict = {name: F(name) + value for name, value in usage.items() if value}
+    if progress:
+        updates["progress"] = progress
     updated = Run.objects.filter(
         id=run.id, status=Run.Status.IN_PROGRESS, attempts=run.attempts, cancel_requested=False
     ).update(heartbeat_at=timezone.now(), **updates)
     if not updated:
         raise RunCancelled()
+    if progress:
+        notify.run_changed(run.id)
 
 
 def _usage(response: dict) -> dict[str, int]:
@@ -103,7 +119,7 @@ def run_turn(run: Run, *, model: Model | None = None) -> TurnOutcome:
         transcript=transcript_load(run),
     )
     try:
-        return _loop(turn)
+        return replace(_loop(turn), blocked=len(turn.blocked))
     except RunCancelled:
         return TurnOutcome(status=Run.Status.CANCELLED, error_code="cancelled", error_message="The run was cancelled.")
 
@@ -169,10 +185,11 @@ def _loop(turn: Turn) -> TurnOutcome:
             latency_ms=latency_ms,
             **usage,
         )
-        _heartbeat(run, **usage)  # also where a cancellation takes effect, before any tool runs
+        tool_uses = [block for block in content if block.get("type") == "tool_use"]
+        step = progress_for_tools(tool_uses) if stop_reason == "tool_use" else ""
+        _heartbeat(run, progress=step, **usage)  # also where a cancellation takes effect, before any tool runs
         iteration += 1
 
-        tool_uses = [block for block in content if block.get("type") == "tool_use"]
         if stop_reason == "pause_turn":
             # The API paused a long turn; sending its content back lets the model continue.
             messages.append({"role": "assistant", "content": content})
@@ -403,7 +420,8 @@ def _run_tool(turn: Turn, model_call: ModelCall, block: dict) -> dict | PendingA
         verdict, prices = effect_check(effect, turn.policy)
         if not verdict.allowed:
             return _refused(turn, model_call, block, verdict, stage="stage2", started=started)
-        if verdict.needs_confirmation:
+        # A return a person must approve is always confirmed by the customer first.
+        if verdict.needs_confirmation or guardrails.staff_approval_rule(effect, turn.policy):
             action = guardrails.pending_action_create(
                 run=turn.run,
                 model_call=model_call,
@@ -458,6 +476,8 @@ def _refused(turn: Turn, model_call: ModelCall, block: dict, verdict: Verdict, *
         {"error": {"code": verdict.code, "message": verdict.detail}}, is_error=True, code=verdict.code
     )
     tool_call, result = _record(turn, model_call, block, outcome, started=started, guardrail_code=verdict.code)
+    if verdict.code not in BLOCKS_NOT_FAILURES:
+        turn.blocked.append(verdict.code)
     _event(
         turn,
         GuardrailEvent.Layer.TOOLS,

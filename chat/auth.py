@@ -2,12 +2,15 @@
 
 import secrets
 
-from django.http import HttpRequest
+from django.http import HttpRequest, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, CSRFCheck
 from rest_framework.request import Request
 
 CUSTOMER_SESSION_KEY = "bookly_customer"
+# The run whose verification last rotated the session id (so a re-read does not rotate again).
+ROTATED_FOR_RUN_KEY = "bookly_rotated_for_run"
 
 
 def customer_id_get(request: HttpRequest) -> str | None:
@@ -24,6 +27,26 @@ def customer_id_ensure(request: HttpRequest) -> str:
     return customer_id
 
 
+def session_rotate(request: HttpRequest) -> None:
+    """A new session id with the same contents (customer id, CSRF secret); the old id stops working.
+
+    Called when the session gains something worth stealing (a thread, a verified customer), so
+    a session id planted or seen before that moment is useless after it.
+    """
+    request.session.cycle_key()
+
+
+def session_rotate_for_verified_run(request: HttpRequest, run_id: str) -> None:
+    """Rotate once per run that verified the customer (an order id + email matched)."""
+    if request.session.get(ROTATED_FOR_RUN_KEY) != run_id:
+        session_rotate(request)
+        request.session[ROTATED_FOR_RUN_KEY] = run_id
+
+
+def _has_body(request: HttpRequest) -> bool:
+    return request.META.get("CONTENT_LENGTH", "") not in ("", "0") or "HTTP_TRANSFER_ENCODING" in request.META
+
+
 class CustomerSessionAuthentication(BaseAuthentication):
     """Enforces Django's CSRF check on unsafe methods for anonymous session customers.
 
@@ -33,9 +56,16 @@ class CustomerSessionAuthentication(BaseAuthentication):
 
     def authenticate(self, request: Request) -> None:
         if request.method not in ("GET", "HEAD", "OPTIONS", "TRACE"):
+            # The API reads only JSON. Any other body is refused before the CSRF check,
+            # which would otherwise parse a form or multipart body out of it.
+            if _has_body(request._request) and request.content_type.split(";")[0].strip().lower() != "application/json":
+                raise exceptions.UnsupportedMediaType("")
             check = CSRFCheck(lambda req: None)
-            check.process_request(request._request)
-            reason = check.process_view(request._request, None, (), {})
+            try:
+                check.process_request(request._request)
+                reason = check.process_view(request._request, None, (), {})
+            except (MultiPartParserError, UnreadablePostError) as error:
+                raise exceptions.ParseError() from error
             if reason:
                 raise CsrfFailed()
         return None

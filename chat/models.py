@@ -2,6 +2,7 @@
 
 import uuid
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -13,6 +14,11 @@ class Thread(models.Model):
         OPEN = "open"
         CLOSED = "closed"  # a bound (turns, token budget) ended it
 
+    class HandoffReason(models.TextChoices):
+        CUSTOMER_ASKED = "customer_asked", "the customer asked for a person"
+        MODEL_ASKED = "model_asked", "the assistant handed over"
+        REPEATED_FAILURES = "repeated_failures", "the assistant failed twice"
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     # Opaque random id kept in the customer's session; never shown to other sessions.
     owner = models.CharField(max_length=64, db_index=True, editable=False)
@@ -21,6 +27,12 @@ class Thread(models.Model):
     last_seq = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    # Handed off to a person: while set, the agent stays silent and staff reply (chat/handoff.py).
+    handed_off_at = models.DateTimeField(null=True, blank=True)
+    handoff_reason = models.CharField(max_length=20, choices=HandoffReason.choices, blank=True)
+    # When staff last gave the thread back to the agent: failures before it no longer count.
+    handed_back_at = models.DateTimeField(null=True, blank=True)
 
     reviewed = models.BooleanField(default=False)
     flagged = models.BooleanField(default=False)
@@ -33,6 +45,19 @@ class Thread(models.Model):
     def __str__(self) -> str:
         return f"Thread {self.id}"
 
+    @property
+    def is_handed_off(self) -> bool:
+        return self.handed_off_at is not None
+
+
+class HandedOffThread(Thread):
+    """The staff queue of threads waiting for a person (a proxy: its own admin and permissions)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "handed-off conversation"
+        permissions = [("reply_handedoffthread", "Can reply to customers and hand threads back")]
+
 
 class Message(models.Model):
     """What the customer wrote or saw. Rejected model drafts never become messages."""
@@ -40,6 +65,7 @@ class Message(models.Model):
     class Role(models.TextChoices):
         USER = "user"
         ASSISTANT = "assistant"
+        STAFF = "staff"  # a person from the support team, in a handed-off thread
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="messages")
@@ -47,6 +73,10 @@ class Message(models.Model):
     role = models.CharField(max_length=16, choices=Role.choices)
     content = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Staff messages only: who wrote it (the customer sees the first name).
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     idempotency_key = models.CharField(max_length=255, null=True, blank=True)
     idempotency_fingerprint = models.CharField(max_length=64, blank=True)
 
@@ -72,13 +102,15 @@ class Run(models.Model):
         QUEUED = "queued"
         IN_PROGRESS = "in_progress"
         REQUIRES_ACTION = "requires_action"
+        AWAITING_APPROVAL = "awaiting_approval"  # the customer confirmed; a person must approve the return
         COMPLETED = "completed"
         FAILED = "failed"
         CANCELLED = "cancelled"
         EXPIRED = "expired"
 
-    UNFINISHED = (Status.QUEUED, Status.IN_PROGRESS, Status.REQUIRES_ACTION)
-    WAITING = (Status.QUEUED, Status.IN_PROGRESS)  # a long-poll waits while the run is in these
+    UNFINISHED = (Status.QUEUED, Status.IN_PROGRESS, Status.REQUIRES_ACTION, Status.AWAITING_APPROVAL)
+    # A long-poll waits while the run is in these: something other than the customer acts next.
+    WAITING = (Status.QUEUED, Status.IN_PROGRESS, Status.AWAITING_APPROVAL)
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="runs")
@@ -96,8 +128,10 @@ class Run(models.Model):
         max_length=32,
         blank=True,
         help_text="Why the turn stopped: end_turn, fallback, max_iterations, max_tokens, refusal, turn_limit, "
-        "token_budget, confirmation_required.",
+        "token_budget, confirmation_required, handoff, handed_off.",
     )
+    # The latest fixed, server-written step shown to the customer (chat/progress.py), never model text.
+    progress = models.CharField(max_length=64, blank=True)
     model = models.CharField(max_length=100, blank=True)
     input_tokens = models.PositiveIntegerField(default=0)
     output_tokens = models.PositiveIntegerField(default=0)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from chat.prompts import REFUSAL_TEMPLATE
 from chat.tools import REPLY_TOOL
+from orders.policy import REFUND_METHOD, REFUND_TIMELINE
 
 NAME = "bookly-offline-demo"
 
@@ -23,6 +24,10 @@ _RETURN = re.compile(r"\b(return|refund|send (it|them|this|these) back|exchange)
 _RETURN_POLICY = re.compile(r"\b(policy|how (do|does|can)|can i|what is|what's)\b", re.I)
 _STATUS = re.compile(r"\b(where|status|track|tracking|arrive|arriving|shipped|deliver(ed|y)?|my order)\b", re.I)
 _LIST = re.compile(r"\b(my orders|other orders?|which orders?|all (of )?my orders|both orders|two orders)\b", re.I)
+_REFUND_WHEN = re.compile(
+    r"\b(when|how long|how soon)\b.{0,40}\brefund|\brefund\b.{0,30}\b(arrive|take|come|get)\b", re.I
+)
+_PERSON = re.compile(r"\b(human|person|real agent|live agent|representative|someone real|staff member)\b", re.I)
 _POLICY_PATTERNS = (
     ("password_reset", re.compile(r"\b(password|log ?in|sign ?in)\b", re.I)),
     ("shipping", re.compile(r"\b(shipping|postage|how long does (it|delivery|shipping) take|delivery time)\b", re.I)),
@@ -42,6 +47,40 @@ _ITEM_REASONS = {
     "already_returned": "has already been returned",
     "item_not_returnable": "cannot be returned under our policy",
 }
+_REFUND_WHEN_ANSWER = f"Refunds go back to your {REFUND_METHOD} {REFUND_TIMELINE}."
+# What the customer is told when a tool says no: fixed sentences, never the tool's own message
+# (those are instructions written for the model, not for customers).
+_TOOL_ERRORS = {
+    "order_not_found": "I couldn't find an order with that order number and email address. "
+    "Could you double-check both?",
+    "invalid_order_id": "That doesn't look like one of our order numbers. They start with BK- followed by "
+    "4 to 6 digits.",
+    "invalid_email": "That doesn't look like a complete email address. Could you check it?",
+    "tool_not_allowed": "I'm sorry, I can't do that in chat right now.",
+    "returns_disabled": "I'm sorry, returns can't be started in chat right now.",
+    "identity_mismatch": "I'm sorry, this chat is already linked to another email address, so I can only help "
+    "with that customer's orders here. Please start a new chat for a different account.",
+    "identity_not_verified": f"To help with that, {_ORDER_NUMBER_AND_EMAIL}",
+    "eligibility_not_verified": "I need to check whether that order can be returned first. Could you ask me "
+    "to return it again?",
+    "return_pending": "A return for this order is already waiting for a decision, so I haven't started another.",
+    "return_limit_exceeded": "I'm sorry, no more returns can be started in this chat.",
+    "item_not_in_order": "I'm sorry, I couldn't match those items to the order, so no return was started.",
+    "item_not_returnable": "I'm sorry, those items can't be returned under our policy.",
+    "already_returned": "Those items have already been returned, so no new return was started.",
+    "order_not_delivered": "That order hasn't been delivered yet, so it can't be returned yet.",
+    "outside_return_window": "I'm sorry, the return window for that order has closed.",
+    "nothing_returnable": "I'm sorry, nothing in that order can be returned.",
+    "refund_exceeds_limit": 'This refund is more than I can start in chat. To have a person help, choose "Talk to '
+    'a person" at the top of this chat.',
+    "confirmation_expired": "The confirmation timed out, so I haven't started the return and nothing was "
+    "changed. Just ask again if you still want to return it.",
+    "approval_expired": "Our team couldn't review your return in time, so it wasn't started and nothing was "
+    "changed. You can ask again, or talk to a person.",
+    "effect_changed": "Something about the order changed before the return could be started, so nothing was "
+    "changed. Please ask again and I'll check it afresh.",
+}
+_TOOL_ERROR_DEFAULT = "I'm sorry, I couldn't do that right now. Please try again in a moment."
 # The reply step's intent after each tool's result.
 _INTENTS = {
     "lookup_policy": "policy",
@@ -153,6 +192,11 @@ class OfflineModel:
         def call(name: str, tool_input: dict) -> list[dict]:
             return [{"type": "tool_use", "id": f"toolu_offline_{turn:04d}", "name": name, "input": tool_input}]
 
+        if _PERSON.search(text):
+            # The agent answers a handoff with its own fixed message and hands the thread to a person.
+            return _reply("handoff", "The customer asked for a person.", turn)
+        if _REFUND_WHEN.search(text):
+            return _reply("policy", _REFUND_WHEN_ANSWER, turn)
         for topic, pattern in _POLICY_PATTERNS:
             if pattern.search(text):
                 return call("lookup_policy", {"topic": topic})
@@ -192,14 +236,8 @@ class OfflineModel:
             name, tool_input = conversation.tool_inputs.get(block["tool_use_id"], ("", {}))
             payload = _payload(block)
             if block.get("is_error"):
-                error = payload.get("error", {})
-                if error.get("code") == "order_not_found":
-                    parts.append(
-                        "I couldn't find an order with that order number and email address. "
-                        "Could you double-check both?"
-                    )
-                else:
-                    parts.append(f"I'm sorry, I couldn't do that: {error.get('message', 'something went wrong.')}")
+                code = (payload.get("error") or {}).get("code")
+                parts.append(_TOOL_ERRORS.get(code, _TOOL_ERROR_DEFAULT))
                 continue
             if name == "check_return_eligibility" and payload.get("eligible"):
                 return self._start_return(payload, tool_input, conversation, turn)
@@ -266,6 +304,11 @@ def _return_summary(result: dict) -> str:
     status = result.get("status")
     if status in ("declined_by_customer", "not_confirmed"):
         return "No problem, I haven't started a return. Is there anything else I can help you with?"
+    if status == "declined_by_staff":
+        return (
+            "Our team reviewed your return request and couldn't approve it, so no return was started and "
+            "nothing was changed. If you have questions, you can talk to a person."
+        )
     if "rma_number" not in result:
         return "I'm sorry, the return could not be started."
     titles = ", ".join(item["title"] for item in result.get("items", []))

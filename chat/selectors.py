@@ -9,6 +9,7 @@ from bookly_project.db import db_connection_release
 from bookly_project.errors import not_found_error
 from chat.models import Message, Run, Thread
 from guardrails.models import PendingAction
+from guardrails.state import run_verified_customer
 
 RUN_RELATED = ("user_message", "assistant_message")
 
@@ -28,7 +29,7 @@ def thread_get(*, owner: str | None, thread_id: UUID) -> Thread:
 
 def messages_list(*, thread: Thread, after: Message | None, limit: int) -> list[Message]:
     """Up to `limit` + 1 messages of the thread, oldest first, after the given one."""
-    messages = thread.messages.order_by("seq")
+    messages = thread.messages.select_related("author").order_by("seq")
     if after is not None:
         messages = messages.filter(seq__gt=after.seq)
     return list(messages[: limit + 1])
@@ -58,7 +59,8 @@ def message_get(*, thread: Thread, message_id: UUID) -> Message:
 
 
 def run_for_message(*, message: Message) -> Run | None:
-    run = Run.objects.select_related(*RUN_RELATED).filter(user_message=message).first()
+    runs = Run.objects.select_related(*RUN_RELATED).filter(user_message=message)
+    run = runs.annotate(verified_customer=run_verified_customer()).first()
     return run_with_action(run) if run is not None else None
 
 
@@ -86,8 +88,32 @@ def run_read_and_release(*, owner: str | None, run_id: UUID) -> Run | None:
     For the long-poll, which waits between reads: it must not hold a pooled connection meanwhile.
     """
     try:
-        run = list(Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner)[:1]) if owner else []
+        runs = Run.objects.select_related(*RUN_RELATED).filter(id=run_id, thread__owner=owner)
+        # In the same statement: did this run verify the customer? (the long-poll then rotates the session)
+        run = list(runs.annotate(verified_customer=run_verified_customer())[:1]) if owner else []
         return run_with_action(run[0]) if run else None
+    finally:
+        db_connection_release()
+
+
+def thread_updates_read_and_release(
+    *, owner: str | None, thread_id: UUID, after_id: UUID | None
+) -> tuple[Thread, list[Message]] | None:
+    """The caller's thread and (up to 100 of) its messages after `after_id`, or None if not theirs.
+
+    For the updates long-poll: the pooled connection goes back between reads. An unknown
+    `after_id` means "from the start".
+    """
+    try:
+        thread = Thread.objects.filter(id=thread_id, owner=owner).first() if owner else None
+        if thread is None:
+            return None
+        messages = thread.messages.select_related("author").order_by("seq")
+        if after_id is not None:
+            after_seq = Message.objects.filter(thread=thread, id=after_id).values_list("seq", flat=True).first()
+            if after_seq is not None:
+                messages = messages.filter(seq__gt=after_seq)
+        return thread, list(messages[:100])
     finally:
         db_connection_release()
 

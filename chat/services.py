@@ -5,6 +5,7 @@ workers, a redelivered task and the sweep can race without doing anything twice.
 """
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
@@ -12,14 +13,14 @@ from uuid import UUID
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from bookly_project.celery import app as celery_app
 from bookly_project.db import db_connection_release
 from bookly_project.errors import ApplicationError, not_found_error
-from chat import actions, agent, notify
+from chat import actions, agent, handoff, notify
 from chat.llm import get_model
 from chat.models import Message, Run, Thread
 from guardrails.models import PendingAction
@@ -61,7 +62,9 @@ def message_post(
     if not Thread.objects.filter(id=thread_id, owner=owner).exists():
         raise not_found_error("Thread")
     lock_key = f"idempotency:{owner}:{idempotency_key}"
-    if not cache.add(lock_key, 1, IDEMPOTENCY_LOCK_SECONDS):
+    # With Redis down the cache answers None (IGNORE_EXCEPTIONS): go on without the lock; the
+    # unique key on the message still lets only one request store it (the IntegrityError below).
+    if cache.add(lock_key, 1, IDEMPOTENCY_LOCK_SECONDS) is False:
         earlier = _idempotent_replay(owner=owner, key=idempotency_key, fingerprint=fingerprint)
         if earlier:
             return earlier
@@ -87,7 +90,7 @@ def message_post(
                 return earlier
             raise
     finally:
-        cache.delete(lock_key)
+        cache.delete(lock_key)  # never raises (IGNORE_EXCEPTIONS): the message is already committed
 
 
 def _idempotent_replay(*, owner: str, key: str, fingerprint: str) -> PostResult | None:
@@ -119,10 +122,11 @@ def _message_store(
                         "thread_closed", "This conversation has ended; please start a new one.", status=409
                     )
                 raise not_found_error("Thread")
-            seq, confirmation_pending = taken
+            seq, confirmation_pending, handed_off = taken
             if confirmation_pending:
                 # The customer wrote instead of confirming: the paused run resumes (and
-                # finishes) before this message's run, which waits behind it.
+                # finishes) before this message's run, which waits behind it. A return already
+                # confirmed and waiting for staff approval refuses the message instead (409).
                 actions.pending_actions_decline_for_thread(thread_id=thread_id)
             message = Message.objects.create(
                 thread_id=thread_id,
@@ -132,14 +136,25 @@ def _message_store(
                 idempotency_key=idempotency_key,
                 idempotency_fingerprint=fingerprint,
             )
-            run = Run.objects.create(
-                thread_id=thread_id,
-                seq=seq,
-                user_message=message,
-                model=get_model().name,
-                dispatched_at=timezone.now(),
-            )
-            transaction.on_commit(partial(run_dispatch, run_id=run.id))
+            if handed_off:
+                # A person has the thread: the message waits for staff and no model turn runs.
+                run = Run.objects.create(
+                    thread_id=thread_id,
+                    seq=seq,
+                    user_message=message,
+                    status=Run.Status.COMPLETED,
+                    ending="handed_off",
+                    completed_at=timezone.now(),
+                )
+            else:
+                run = Run.objects.create(
+                    thread_id=thread_id,
+                    seq=seq,
+                    user_message=message,
+                    model=get_model().name,
+                    dispatched_at=timezone.now(),
+                )
+                transaction.on_commit(partial(run_dispatch, run_id=run.id))
     except (IntegrityError, ApplicationError):
         raise
     except DatabaseError as error:
@@ -158,14 +173,16 @@ _SEQ_TAKE_SQL = f"""
     WHERE id = %s {{customer_condition}}
     RETURNING last_seq, EXISTS (
         SELECT 1 FROM {PendingAction._meta.db_table} WHERE thread_id = %s AND decision = %s
-    )
+    ), handed_off_at IS NOT NULL
 """  # noqa: S608
 _SEQ_TAKE_FOR_REPLY = _SEQ_TAKE_SQL.format(customer_condition="")
 _SEQ_TAKE_FOR_CUSTOMER = _SEQ_TAKE_SQL.format(customer_condition="AND owner = %s AND status = %s")
 
 
-def _thread_seq_take(*, thread_id: UUID, owner: str | None = None, close: bool = False) -> tuple[int, bool] | None:
-    """Lock the thread's row and take its next seq: (seq, a confirmation is pending), or None.
+def _thread_seq_take(
+    *, thread_id: UUID, owner: str | None = None, close: bool = False
+) -> tuple[int, bool, bool] | None:
+    """Lock the thread's row and take its next seq: (seq, a confirmation is pending, handed off), or None.
 
     With an `owner` (a customer's message) only that owner's open thread matches; without one
     (the run's reply) any thread does, and `close` closes it. One statement instead of lock,
@@ -182,23 +199,39 @@ def _thread_seq_take(*, thread_id: UUID, owner: str | None = None, close: bool =
     with connection.cursor() as cursor:
         cursor.execute(_SEQ_TAKE_FOR_REPLY if owner is None else _SEQ_TAKE_FOR_CUSTOMER, params)
         row = cursor.fetchone()
-    return (row[0], row[1]) if row else None
+    return (row[0], row[1], row[2]) if row else None
 
 
-def _no_result(task_id: str) -> None:
-    """Turns report through the database, not a result backend. Celery's default AsyncResult
-    builds a backend object per thread, and under ASGI every request is a new thread."""
-    return None
+def thread_message_write(*, thread_id: UUID, role: str, content: str, author=None) -> Message:
+    """A message the server or staff write into a thread, in seq order (locks the thread row to commit)."""
+    with transaction.atomic():
+        taken = _thread_seq_take(thread_id=thread_id)
+        if taken is None:
+            raise not_found_error("Thread")
+        return Message.objects.create(thread_id=thread_id, seq=taken[0], role=role, content=content, author=author)
+
+
+class _Sent:
+    """What `send_task` hands back instead of an AsyncResult: turns report through the database,
+    not a result backend, and Celery's AsyncResult builds a backend object per thread (under ASGI
+    every request is a new thread). Celery sets `ignored` on whatever it gets, so it must take it."""
+
+    __slots__ = ("id", "ignored")
+
+    def __init__(self, task_id: str) -> None:
+        self.id = task_id
 
 
 def run_dispatch(*, run_id: UUID) -> None:
-    """Send the run's task. A broker failure is logged, not raised: the sweep re-dispatches."""
+    """Send the run's task. A broker failure is logged, not raised: the sweep dispatches the run.
+
+    `dispatched_at` is set by whoever queued the run; a failed send clears it, which the sweep
+    reads as "never sent" and dispatches the run as soon as the broker is back.
+    """
     try:
-        celery_app.send_task(
-            RUN_TASK, args=[str(run_id)], ignore_result=True, result_cls=_no_result, add_to_parent=False
-        )
-    except Exception:
-        logger.warning("could not enqueue run %s; the sweep will dispatch it", run_id)
+        celery_app.send_task(RUN_TASK, args=[str(run_id)], ignore_result=True, result_cls=_Sent, add_to_parent=False)
+    except Exception as error:
+        logger.warning("could not enqueue run %s (%s); the sweep will dispatch it", run_id, type(error).__name__)
         Run.objects.filter(id=run_id, status=Run.Status.QUEUED).update(dispatched_at=None)
 
 
@@ -209,18 +242,23 @@ _CLAIM_SQL = """
     UPDATE chat_run SET status = %s, attempts = attempts + 1, started_at = %s, heartbeat_at = %s
     WHERE id = %s AND status = %s AND NOT EXISTS (
         SELECT 1 FROM chat_run AS earlier
-        WHERE earlier.thread_id = chat_run.thread_id AND earlier.seq < chat_run.seq AND earlier.status IN (%s, %s, %s)
+        WHERE earlier.thread_id = chat_run.thread_id AND earlier.seq < chat_run.seq AND earlier.status IN ({unfinished})
     )
     RETURNING {columns},
-        (SELECT content FROM chat_message WHERE chat_message.id = chat_run.user_message_id) AS claimed_user_text
-""".format(columns=", ".join(field.column for field in Run._meta.concrete_fields))  # noqa: S608
+        (SELECT content FROM chat_message WHERE chat_message.id = chat_run.user_message_id) AS claimed_user_text,
+        (SELECT handed_off_at IS NOT NULL FROM chat_thread WHERE chat_thread.id = chat_run.thread_id)
+            AS claimed_handed_off
+""".format(  # noqa: S608
+    columns=", ".join(field.column for field in Run._meta.concrete_fields),
+    unfinished=", ".join(["%s"] * len(Run.UNFINISHED)),
+)
 
 
 def run_claim(*, run_id: UUID | str) -> Run | None:
     """queued → in_progress, only if no earlier run of the thread is unfinished. One caller wins.
 
     The claimed run comes back with its user message's text loaded (the message's other fields
-    are deferred); nothing else is read.
+    are deferred) and `handed_off` (a person has the thread); nothing else is read.
     """
     now = Run._meta.get_field("started_at").get_db_prep_value(timezone.now(), connection)
     params = [
@@ -236,8 +274,33 @@ def run_claim(*, run_id: UUID | str) -> Run | None:
         return None
     run = claimed[0]
     text = run.__dict__.pop("claimed_user_text")
+    run.handed_off = bool(run.__dict__.pop("claimed_handed_off"))
     run.user_message = Message.from_db(run._state.db, ["id", "content"], [run.user_message_id, text])
     return run
+
+
+# A database restart or failover: the connection broke, the data did not. Worth another attempt.
+TRANSIENT_DATABASE_ERRORS = (OperationalError, InterfaceError)
+# Pauses between attempts to put a run back in the queue while the database is away (~15 s).
+_REQUEUE_BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+STORAGE_UNAVAILABLE = "storage_unavailable"
+
+
+QUEUE_TIMEOUT = agent.TurnOutcome(
+    status=Run.Status.EXPIRED,
+    error_code="queue_timeout",
+    error_message="We are very busy and could not answer in time; please send your message again.",
+)
+
+
+def _queue_wait_exceeded(run: Run) -> bool:
+    """Did the run wait in the queue longer than RUN_QUEUE_MAX_WAIT_SECONDS since it was last sent?
+
+    Read from the claimed row, so a run claimed in time costs nothing more. An answer that
+    comes minutes after the customer gave up is worse than a clear "send it again".
+    """
+    queued_since = run.dispatched_at or run.created_at
+    return run.started_at - queued_since > timedelta(seconds=settings.RUN_QUEUE_MAX_WAIT_SECONDS)
 
 
 def run_execute(*, run_id: UUID | str) -> str:
@@ -245,24 +308,80 @@ def run_execute(*, run_id: UUID | str) -> str:
 
     Idempotent: a redelivered or duplicate task finds the run claimed and does nothing.
     Returns the error code when this call recorded the run as failed, else "" (so the task can
-    report the failure to Celery's monitoring after the run is safely recorded).
+    report the failure to Celery's monitoring after the run is safely recorded). A transient
+    database error before the claim is raised (the task retries it); after the claim it sends
+    the run back to the queue (`run_requeue_after_fault`) instead of failing it.
     """
     run = run_claim(run_id=run_id)
     if run is None:
         return ""
+    if _queue_wait_exceeded(run):
+        run_finish(run=run, outcome=QUEUE_TIMEOUT)
+        return ""
     notify.run_changed(run.id)
+    if run.handed_off and run.attempts == 1:
+        # Queued before the thread was handed to a person: the agent stays silent. A run that had
+        # started (resumed after a confirmation or a staff decision) still tells the outcome.
+        run_finish(run=run, outcome=agent.TurnOutcome(status=Run.Status.COMPLETED, ending="handed_off"))
+        return ""
     try:
-        outcome = agent.run_turn(run)
+        outcome = handoff.handoff_if_failing(run=run, outcome=_turn_outcome(run))
+        # No release before finishing: the agent took this connection after its last model
+        # call, and Celery gives it back when the task ends.
+        recorded = run_finish(run=run, outcome=outcome)
+    except TRANSIENT_DATABASE_ERRORS as error:
+        logger.warning("run %s lost the database (%s); queueing it again", run.id, type(error).__name__)
+        return run_requeue_after_fault(run=run)
+    return outcome.error_code if recorded and outcome.status == Run.Status.FAILED else ""
+
+
+def _turn_outcome(run: Run) -> agent.TurnOutcome:
+    """The agent's outcome; a crash is a failed run, a transient database error is raised."""
+    try:
+        return agent.run_turn(run)
+    except TRANSIENT_DATABASE_ERRORS:
+        raise
     except Exception:
         logger.exception("run %s crashed", run.id)
         db_connection_release()  # the crash may have left the connection unusable
-        outcome = agent.TurnOutcome(
+        return agent.TurnOutcome(
             status=Run.Status.FAILED, error_code="internal_error", error_message="Something went wrong while answering."
         )
-    # No release before finishing: the agent took this connection after its last model call,
-    # and Celery gives it back when the task ends.
-    recorded = run_finish(run=run, outcome=outcome)
-    return outcome.error_code if recorded and outcome.status == Run.Status.FAILED else ""
+
+
+def run_requeue_after_fault(*, run: Run) -> str:
+    """in_progress → queued and dispatched again, fenced by `attempts`. Returns the error code if
+    it ended the run failed instead (out of attempts), else "".
+
+    The turn is resumed from what it recorded (a model call may be repeated: at least once).
+    While the database stays away this retries with a backoff, then gives up: the run stays
+    in_progress and the sweep takes it over once it is stale.
+    """
+    for pause in (*_REQUEUE_BACKOFF_SECONDS, None):
+        db_connection_release()  # the broken connection goes back to the pool, which drops it
+        try:
+            current = Run.objects.filter(id=run.id, status=Run.Status.IN_PROGRESS, attempts=run.attempts)
+            now = timezone.now()
+            if run.attempts >= settings.RUN_MAX_ATTEMPTS:
+                if not current.update(
+                    status=Run.Status.FAILED,
+                    completed_at=now,
+                    heartbeat_at=now,
+                    error_code=STORAGE_UNAVAILABLE,
+                    error_message="The reply could not be finished; please send your message again.",
+                ):
+                    return ""
+                _run_ended(run_id=run.id, thread_id=run.thread_id)
+                return STORAGE_UNAVAILABLE
+            if current.update(status=Run.Status.QUEUED, heartbeat_at=now, dispatched_at=now):
+                run_dispatch(run_id=run.id)
+            return ""  # requeued, or finished or taken over meanwhile
+        except TRANSIENT_DATABASE_ERRORS:
+            if pause is None:
+                logger.warning("run %s: database still away; the sweep will take it over", run.id)
+                return ""
+            time.sleep(pause)
+    return ""
 
 
 def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
@@ -283,7 +402,7 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
         updates["completed_at"] = now
     if outcome.status == Run.Status.REQUIRES_ACTION:
         return _run_pause(run=run, current=current, updates=updates, now=now)
-    if outcome.status != Run.Status.COMPLETED:
+    if outcome.status != Run.Status.COMPLETED or not outcome.reply:
         # No message to write, so no seq to take: the fenced UPDATE alone, atomic by itself.
         if not current.update(**updates):
             return False
@@ -302,6 +421,11 @@ def run_finish(*, run: Run, outcome: agent.TurnOutcome) -> bool:
         if not current.update(**updates):
             transaction.set_rollback(True)  # a superseded attempt: the reply above is not kept
             return False
+        if outcome.ending == "handoff":
+            # The reply above tells the customer a person takes over; the thread row is locked.
+            handoff.thread_mark_handed_off(
+                thread_id=run.thread_id, reason=outcome.handoff_reason or Thread.HandoffReason.MODEL_ASKED
+            )
         # A run behind this one has a user message accepted after this run's; none was (the seq
         # before this reply is this run's own), so there is nothing to dispatch.
         dispatch_next = seq - 1 > run.seq
@@ -345,7 +469,11 @@ def run_dispatch_next(*, thread_id: UUID) -> None:
         .values("id", "status")
         .first()
     )
-    if unfinished and unfinished["status"] == Run.Status.QUEUED:
+    if not unfinished or unfinished["status"] != Run.Status.QUEUED:
+        return
+    # Stamped as sent now, or the sweep would send it again: it was queued (and its first,
+    # blocked task sent) when its message arrived, maybe longer ago than the redispatch delay.
+    if Run.objects.filter(id=unfinished["id"], status=Run.Status.QUEUED).update(dispatched_at=timezone.now()):
         run_dispatch(run_id=unfinished["id"])
 
 
@@ -401,8 +529,13 @@ def runs_sweep() -> SweepReport:
             report.requeued += 1
             run_dispatch(run_id=run.id)
 
+    # Measured from the last time the run was queued: a run resumed after a long wait for the
+    # customer or for staff approval (heartbeat_at set when it was re-queued) is not "too old".
+    queued_before = now - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS)
     too_old = Run.objects.filter(
-        status=Run.Status.QUEUED, created_at__lt=now - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS)
+        Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=queued_before),
+        status=Run.Status.QUEUED,
+        created_at__lt=queued_before,
     )
     for run in too_old.only("id", "thread_id"):
         report.expired += expire(

@@ -18,8 +18,17 @@ class TurnFailed(Exception):
         self.code = code
 
 
-# throws=: an expected failure, logged by the worker in one INFO line without a traceback.
-@shared_task(name="chat.tasks.run_turn", ignore_result=True, throws=(TurnFailed,))
+@shared_task(
+    name="chat.tasks.run_turn",
+    ignore_result=True,
+    # throws=: an expected failure, logged by the worker in one INFO line without a traceback.
+    throws=(TurnFailed,),
+    # The database away before the run was claimed: the run is still queued, try again soon.
+    autoretry_for=services.TRANSIENT_DATABASE_ERRORS,
+    retry_backoff=1,
+    retry_backoff_max=30,
+    max_retries=6,
+)
 def run_turn(run_id: str) -> None:
     """Execute one run. Safe to deliver twice: the run is claimed before any work."""
     failure = services.run_execute(run_id=run_id)
@@ -36,5 +45,5 @@ def sweep_runs() -> dict:
 
 @shared_task(name="chat.tasks.expire_pending_actions", ignore_result=True, send_events=False)
 def expire_pending_actions() -> int:
-    """Periodic (beat): end confirmations nobody answered in time."""
+    """Periodic (beat): end confirmations and staff approvals nobody answered in time."""
     return actions.pending_actions_expire()

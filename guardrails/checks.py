@@ -4,7 +4,9 @@ They read no database: the caller passes the thread's GuardState, the active pol
 the order's current eligibility (computed by orders/, the one place the store rules live).
 """
 
-from guardrails.models import GuardrailPolicy
+from decimal import Decimal
+
+from guardrails.models import GuardrailPolicy, ReturnApproval
 from guardrails.state import GuardState
 from guardrails.verdict import Verdict
 from orders.services import Eligibility, ReturnEffect
@@ -90,3 +92,19 @@ def check_effect(*, effect: ReturnEffect, eligibility: Eligibility, policy: Guar
         or effect.refund_amount > policy.confirm_above_amount
     )
     return Verdict(allowed=True, needs_confirmation=needs_confirmation)
+
+
+def check_staff_approval(*, refund_amount: Decimal, recent_returns: int, policy: GuardrailPolicy) -> str:
+    """After the customer confirms: the rule that makes a person approve this return as well, or ''.
+
+    `recent_returns`: the customer's returns (by order email) within the policy's period, this one excluded.
+    """
+    if policy.staff_approval_always:
+        return ReturnApproval.Rule.ALWAYS
+    above = policy.staff_approval_above_amount
+    if above is not None and refund_amount > above:
+        return ReturnApproval.Rule.AMOUNT
+    limit = policy.staff_approval_returns_over
+    if limit is not None and recent_returns >= limit:
+        return ReturnApproval.Rule.FREQUENCY
+    return ""

@@ -9,9 +9,12 @@ The hard line is grounding. Every order id, RMA number, date, amount, tracking n
 the reply must appear in a structured field of a tool result (read by key name, never by searching
 the JSON text, so a book title cannot plant facts) or in the policy; the customer's words ground
 only the order ids and emails they typed. A stated order status must be the order's status; a
-commitment ("your return has been started", "I've escalated this") must be backed by the tool
-result that did it; a policy figure (days, hours, percentages) must be the policy's. Also refused:
-markdown, sure signs of off-topic engagement, and 8 or more consecutive words of the prompt.
+commitment (actor, tense and modality + an action class + its object) must be backed by the tool
+evidence its class names: a return or a label by an applied return for that order and those items,
+a refund issued or an order changed by nothing at all; a policy figure (days, hours, fees,
+thresholds, percentages) must be the one its own policy statement gives. Also refused: markdown,
+sure signs of off-topic engagement, and 8 or more consecutive words, or any tool or intent name,
+of the prompt.
 Unsure signs of off-topic engagement and a reply step whose intent the thread does not support
 are flagged for staff, never blocked: their false blocks could not be bounded.
 """
@@ -86,8 +89,15 @@ class Grounding:
     statuses: frozenset[tuple[str, str]] = frozenset()  # (order id, status) from tool results
     applied_returns: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) written
     pending_returns: frozenset[str] = frozenset()  # order ids with a return prepared, not confirmed
+    pending_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) prepared
+    order_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) the order holds
     refund_methods: frozenset[str] = frozenset()  # lower-case
     durations: frozenset[tuple[int, int, str]] = frozenset()  # (30, 30, "day"), (3, 5, "business day")
+    # Policy figures with the subject of their statement: ("refund", 7, 7, "business day"), ("standard", 25, ...).
+    policy_durations: frozenset[tuple[str, int, int, str]] = frozenset()
+    policy_amounts: frozenset[tuple[str, Decimal]] = frozenset()
+    fact_durations: frozenset[tuple[int, int, str]] = frozenset()  # from tool results and grounded dates
+    fact_amounts: frozenset[Decimal] = frozenset()  # from tool results
     percents: frozenset[Decimal] = frozenset()
     tools_succeeded: frozenset[str] = frozenset()  # names of tools with a non-error result
     authors: frozenset[str] = frozenset()  # "I hope you enjoy Richard Osman's book" names no new work
@@ -106,16 +116,18 @@ class Grounding:
             # The customer's words ground only the identifiers they typed, never an amount or a date.
             facts.order_ids |= _extract_order_ids(text)
             facts.emails |= {email.lower().strip(".") for email in _EMAIL.findall(text)}
-        for text in policy_texts:
-            extracted = _extract(text, today)
-            facts.amounts |= extracted.amounts
-            facts.durations |= _grounded_durations(text)
-            facts.percents |= _percents(text)
+        fact_amounts = frozenset(facts.amounts)
+        policy = _policy_facts(tuple(policy_texts))
+        facts.amounts |= policy.amounts
+        facts.durations |= policy.durations
+        facts.percents |= policy.percents
         facts.refund_methods.add(REFUND_METHOD.lower())
         facts.dates.add(today)
         # Dates the policy derives: the end of the return window of every delivered order.
         facts.dates |= {delivered + timedelta(days=RETURN_WINDOW_DAYS) for delivered in facts.delivered}
-        facts.durations |= {(abs((day - today).days),) * 2 + ("day",) for day in facts.dates}
+        derived = {(abs((day - today).days),) * 2 + ("day",) for day in facts.dates}
+        facts.durations |= derived
+        facts.fact_durations |= derived
         return cls(
             order_ids=frozenset(facts.order_ids),
             dates=frozenset(facts.dates),
@@ -129,12 +141,43 @@ class Grounding:
             statuses=frozenset(facts.statuses),
             applied_returns=frozenset(facts.applied_returns),
             pending_returns=frozenset(facts.pending_returns),
+            pending_items=frozenset(facts.pending_items),
+            order_items=frozenset(facts.order_items),
+            policy_durations=policy.subject_durations,
+            policy_amounts=policy.subject_amounts,
+            fact_durations=frozenset(facts.fact_durations),
+            fact_amounts=fact_amounts,
             refund_methods=frozenset(facts.refund_methods),
             durations=frozenset(facts.durations),
             percents=frozenset(facts.percents),
             tools_succeeded=frozenset(facts.tools_succeeded),
             authors=frozenset(facts.authors),
         )
+
+
+class _PolicyFacts(NamedTuple):
+    amounts: frozenset[Decimal]
+    durations: frozenset[tuple[int, int, str]]
+    percents: frozenset[Decimal]
+    subject_durations: frozenset[tuple[str, int, int, str]]
+    subject_amounts: frozenset[tuple[str, Decimal]]
+
+
+@lru_cache(maxsize=8)
+def _policy_facts(policy_texts: tuple[str, ...]) -> _PolicyFacts:
+    """What the policy texts ground, read once per set of texts (they are the same on every turn)."""
+    amounts, durations, percents, subject_durations, subject_amounts = set(), set(), set(), set(), set()
+    for text in policy_texts:
+        amounts |= _extract(text, date.min).amounts
+        durations |= _grounded_durations(text)
+        percents |= _percents(text)
+        for subject, low, high, unit in _subject_durations(text):
+            # Within its own statement, each end of a range is a figure of it ("up to 5 business days").
+            subject_durations |= {(subject, low, high, unit), (subject, low, low, unit), (subject, high, high, unit)}
+        subject_amounts |= set(_subject_amounts(text))
+    return _PolicyFacts(
+        *(frozenset(found) for found in (amounts, durations, percents, subject_durations, subject_amounts))
+    )
 
 
 # --- Reading tool results by key ---------------------------------------------------------------
@@ -161,6 +204,9 @@ class _Facts:
     statuses: set[tuple[str, str]] = field(default_factory=set)
     applied_returns: set[tuple[str, str]] = field(default_factory=set)
     pending_returns: set[str] = field(default_factory=set)
+    pending_items: set[tuple[str, str]] = field(default_factory=set)
+    order_items: set[tuple[str, str]] = field(default_factory=set)
+    fact_durations: set[tuple[int, int, str]] = field(default_factory=set)
     refund_methods: set[str] = field(default_factory=set)
     durations: set[tuple[int, int, str]] = field(default_factory=set)
     percents: set[Decimal] = field(default_factory=set)
@@ -240,6 +286,7 @@ def _walk_result(value: object, key: str, facts: _Facts) -> None:
         facts.refund_methods.add(value.strip().lower())
     elif key.endswith("_days") and isinstance(value, int) and not isinstance(value, bool):
         facts.durations.add((value, value, "day"))
+        facts.fact_durations.add((value, value, "day"))
 
 
 def _order_id_of(result: dict) -> str:
@@ -259,14 +306,24 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
         facts.delivered.add(delivered)
         if name == "check_return_eligibility" and _order_id_of(result):
             facts.statuses.add((_order_id_of(result), "delivered"))
+    for order in orders:
+        if isinstance(order, dict) and name in ("lookup_order", "check_return_eligibility") and _order_id_of(order):
+            facts.order_items |= {(_order_id_of(order), title) for title in _item_titles(order)}
     if name == "initiate_return":
         if result.get("rma_number"):
-            items = result.get("items") if isinstance(result.get("items"), list) else []
-            titles = {str(item.get("title", "")).casefold() for item in items if isinstance(item, dict)}
-            for title in titles or {""}:
+            for title in _item_titles(result) or {""}:
                 facts.applied_returns.add((_order_id_of(result), title))
         elif isinstance(result.get("effect"), dict):
-            facts.pending_returns.add(_order_id_of(result["effect"]))
+            effect = result["effect"]
+            facts.pending_returns.add(_order_id_of(effect))
+            titles = effect.get("titles") if isinstance(effect.get("titles"), list) else []
+            facts.pending_items |= {(_order_id_of(effect), str(title).casefold()) for title in titles if title}
+
+
+def _item_titles(result: dict) -> set[str]:
+    """The casefolded titles of a result's items."""
+    items = result.get("items") if isinstance(result.get("items"), list) else []
+    return {str(item.get("title", "")).casefold() for item in items if isinstance(item, dict) and item.get("title")}
 
 
 # --- Extracting facts from text -----------------------------------------------------------------
@@ -420,20 +477,110 @@ _DURATION = re.compile(patterns.DURATION, re.IGNORECASE)
 _PERCENT = re.compile(patterns.PERCENT, re.IGNORECASE)
 
 
+def _duration(match: re.Match) -> tuple[int, int, str]:
+    first, second, kind, unit = match.groups()
+    unit = f"business {unit.lower()}" if (kind or "").strip().lower() in ("business", "working") else unit.lower()
+    low = _number(first)
+    return low, _number(second) if second else low, unit
+
+
 def _durations(text: str) -> set[tuple[int, int, str]]:
     """(low, high, unit) of every duration in the text: "3 to 5 business days" is (3, 5, "business day")."""
-    found = set()
-    for first, second, kind, unit in _DURATION.findall(text):
-        unit = f"business {unit.lower()}" if kind.strip().lower() in ("business", "working") else unit.lower()
-        low = _number(first)
-        found.add((low, _number(second) if second else low, unit))
-    return found
+    return {_duration(match) for match in _DURATION.finditer(text)}
 
 
 def _grounded_durations(text: str) -> set[tuple[int, int, str]]:
     """The durations of a grounding text, and each end of a range on its own ("1 to 2 days" grounds "2 days")."""
     found = _durations(text)
     return found | {(value, value, unit) for low, high, unit in found for value in (low, high)}
+
+
+_SUBJECTS = re.compile(
+    "|".join(f"(?P<{name}>{pattern})" for name, pattern in patterns.POLICY_SUBJECTS.items()), re.IGNORECASE
+)
+
+
+_SUBJECT_CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|versus|vs|while|whereas|compared to)\b", re.IGNORECASE)
+
+
+def _nearest_subject(text: str, position: int) -> str | None:
+    before = after = None
+    for match in _SUBJECTS.finditer(text):
+        if match.start() < position:
+            before = match.lastgroup
+        elif after is None:
+            after = match.lastgroup
+    return before or after
+
+
+def _clause_around(sentence: str, position: int) -> tuple[int, int]:
+    start, end = 0, len(sentence)
+    for match in _SUBJECT_CLAUSE_BREAK.finditer(sentence):
+        if match.end() <= position:
+            start = match.end()
+        elif match.start() > position:
+            end = match.start()
+            break
+    return start, end
+
+
+def _subject_at(sentence: str, position: int) -> str | None:
+    """The policy subject of a policy text's figure: in its own clause (the nearest before the figure, else
+    the first after), else the nearest in an earlier clause, else none."""
+    start, end = _clause_around(sentence, position)
+    return _nearest_subject(sentence[start:end], position - start) or _nearest_subject(sentence[:start], start)
+
+
+def _subjects_at(sentence: str, position: int) -> frozenset[str]:
+    """Every policy subject a reply's figure may be about: those its clause names ("refunds for returns take
+    7 business days" is about refunds or returns), else the nearest in an earlier clause."""
+    start, end = _clause_around(sentence, position)
+    named = frozenset(match.lastgroup for match in _SUBJECTS.finditer(sentence[start:end]))
+    earlier = _nearest_subject(sentence[:start], start)
+    return named or (frozenset({earlier}) if earlier else frozenset())
+
+
+def _sentence_durations(sentence: str) -> list[tuple[str | None, tuple[int, int, str]]]:
+    return [(_subject_at(sentence, match.start()), _duration(match)) for match in _DURATION.finditer(sentence)]
+
+
+def _sentence_amounts(sentence: str) -> list[tuple[str | None, Decimal]]:
+    return [
+        (_subject_at(sentence, match.start()), _amount(*match.groups()))
+        for pattern in _MONEY_PATTERNS
+        for match in pattern.finditer(sentence)
+    ]
+
+
+def _reply_figures(sentence: str) -> tuple[list, list]:
+    """(subjects, duration) and (subjects, amount) of every figure of a reply's sentence."""
+    durations = [(_subjects_at(sentence, match.start()), _duration(match)) for match in _DURATION.finditer(sentence)]
+    amounts = [
+        (_subjects_at(sentence, match.start()), _amount(*match.groups()))
+        for pattern in _MONEY_PATTERNS
+        for match in pattern.finditer(sentence)
+    ]
+    return durations, amounts
+
+
+def _subject_durations(text: str) -> list[tuple[str, int, int, str]]:
+    """Each duration of a policy text with the subject of its statement ("refund", 7, 7, "business day")."""
+    return [
+        (subject, *duration)
+        for sentence in _sentences(_normalise(text))
+        for subject, duration in _sentence_durations(sentence)
+        if subject
+    ]
+
+
+def _subject_amounts(text: str) -> list[tuple[str, Decimal]]:
+    """Each amount of a policy text with the subject of its statement: ("standard", 25), ("expedited", 9.99)."""
+    return [
+        (subject, amount)
+        for sentence in _sentences(_normalise(text))
+        for subject, amount in _sentence_amounts(sentence)
+        if subject
+    ]
 
 
 def _percents(text: str) -> set[Decimal]:
@@ -504,6 +651,27 @@ def _secret_shingles(fragments: tuple[str, ...], allowed: tuple[str, ...]) -> fr
     return frozenset(secret)
 
 
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+@lru_cache(maxsize=8)
+def _secret_identifiers(fragments: tuple[str, ...]) -> tuple[frozenset[str], re.Pattern | None]:
+    """The prompt's snake_case names (tools, intents, fields), and a pattern for a tool named in words."""
+    names = frozenset(name for fragment in fragments for name in _IDENTIFIER.findall(fragment.casefold()))
+    spelled = "|".join(r"\s+".join(map(re.escape, name.split("_"))) for name in sorted(names))
+    # "the check return eligibility tool" names a tool as surely as check_return_eligibility does.
+    worded = re.compile(rf"\b(?:{spelled})\s+(?:tool|function|call|endpoint|api)\b", re.IGNORECASE) if names else None
+    return names, worded
+
+
+def _leaked_identifiers(reply: str, fragments: tuple[str, ...]) -> list[str]:
+    names, worded = _secret_identifiers(fragments)
+    found = sorted(set(_IDENTIFIER.findall(reply.casefold())) & names)
+    if worded is not None:
+        found += [match.group() for match in worded.finditer(reply)]
+    return found
+
+
 # --- Claims: statuses, commitments, policy ------------------------------------------------------
 
 
@@ -521,7 +689,12 @@ _RETURN_PREPARED = re.compile(patterns.RETURN_PREPARED, re.IGNORECASE)
 _NEGATION = re.compile(patterns.NEGATION, re.IGNORECASE)
 _CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
 _FUTURE = re.compile(patterns.FUTURE, re.IGNORECASE)
-_CONFIRMATION = re.compile(r"\b(?:confirm\w*|review)\b", re.IGNORECASE)
+_AWAITING_CONFIRMATION = re.compile(patterns.AWAITING_CONFIRMATION, re.IGNORECASE)
+_ITEM_COUNT = re.compile(patterns.ITEM_COUNT, re.IGNORECASE)
+_RECEIPT_CONDITION = re.compile(patterns.RECEIPT_CONDITION, re.IGNORECASE)
+_COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
+_OPINION_MARKER = re.compile(patterns.OPINION_MARKER, re.IGNORECASE)
+_LITERARY_JUDGEMENT = re.compile(patterns.LITERARY_JUDGEMENT, re.IGNORECASE)
 _REFUND_METHOD = re.compile(patterns.REFUND_METHOD_CLAIM, re.IGNORECASE)
 _RECOMMENDATION = re.compile(patterns.RECOMMENDATION)
 _SUPPORT_ANCHOR = re.compile(patterns.SUPPORT_ANCHOR, re.IGNORECASE)
@@ -547,6 +720,13 @@ def _asserted(sentence: str, match: re.Match) -> bool:
     if _CONDITION.search(before):
         return False
     return not (_FUTURE.search(match.group() + sentence[match.end() :]) and _CONDITION.search(sentence))
+
+
+def _conditional(sentence: str, match: re.Match) -> bool:
+    """True when the match is neither asked nor negated, only made conditional."""
+    clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
+    negated = _NEGATION.search(clause) or _NEGATION.search(match.group())
+    return not sentence.rstrip().endswith("?") and not negated
 
 
 def _claimed_orders(sentence: str, grounding: Grounding) -> set[str]:
@@ -579,54 +759,123 @@ def _titles_in(sentence: str, grounding: Grounding) -> set[str]:
     return {title.casefold() for title in grounding.titles if len(title) >= 3 and title.casefold() in folded}
 
 
+def _match_clause(sentence: str, match: re.Match) -> str:
+    """The clause of a sentence that holds a match: its object ("a return for all four books") is there."""
+    start = max((cut.end() for cut in _COUNT_CLAUSE_BREAK.finditer(sentence, 0, match.start())), default=0)
+    cut = _COUNT_CLAUSE_BREAK.search(sentence, match.end())
+    return sentence[start : cut.start() if cut else len(sentence)]
+
+
+def _claimed_count(sentence: str, orders: set[str], grounding: Grounding) -> int | None:
+    """How many items a clause says its return covers ("all four books", "both"), or None if it says not."""
+    match = _ITEM_COUNT.search(sentence)
+    if match is None or re.search(r"\b(?:of|out of)\s+(?:the|your)\s*$", sentence[: match.start()], re.IGNORECASE):
+        return None  # "2 of the 4 books" counts the chosen two, not the four
+    number = match.group("n") or match.group("m")
+    if number:
+        return _number(number)
+    if match.group("both"):
+        return 2
+    # "all the books", "the whole order": every item the order holds, if the thread knows them.
+    return len({title for order_id, title in grounding.order_items if order_id in orders}) or None
+
+
+def _covers(covered: set[str], titles: set[str], count: int | None) -> bool:
+    """True when a return of the `covered` titles is the return the sentence describes."""
+    return titles <= covered and (count is None or count <= len(covered))
+
+
 def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str | None) -> list[str]:
-    """Kinds of action the reply says happened or will happen with no tool result behind it."""
+    """Kinds of action the reply says happened or will happen with no tool result behind it.
+
+    A commitment is an actor, tense and modality, an action class and an object. Each class of
+    RETURN_COMMITMENTS is backed by an applied return for that order and those items (titles and
+    count), or, said as what happens once the customer confirms, by a pending one; the classes of
+    UNBACKED_COMMITMENTS (a refund issued, an order changed, an exception, an escalation) by no tool.
+    """
     unbacked: list[str] = []
     applied_orders = {order_id for order_id, _ in grounding.applied_returns}
     for sentence in sentences:
         for kind, pattern in _RETURN_COMMITMENTS.items():
             match = pattern.search(sentence)
-            if match is None or not _asserted(sentence, match):
+            if match is None:
                 continue
             orders = _extract_order_ids(sentence) or applied_orders or grounding.pending_returns or {""}
+            titles = _titles_in(sentence, grounding)
+            count = _claimed_count(_match_clause(sentence, match), orders, grounding)
+            if not _asserted(sentence, match):
+                # "Once you confirm, I'll return all four books" still promises what the prepared return must cover.
+                prepared = {title for order_id, title in grounding.pending_items | grounding.applied_returns}
+                if _conditional(sentence, match) and prepared and not _covers(prepared, titles, count):
+                    unbacked.append("return_scope")
+                continue
             if all(order_id in grounding.pending_returns for order_id in orders) and (
-                _FUTURE.search(match.group()) or _CONFIRMATION.search(sentence)
+                _FUTURE.search(match.group()) or _AWAITING_CONFIRMATION.search(sentence)
             ):
                 # What the prepared return will do once confirmed, or that it waits for confirmation.
+                pending = {title for order_id, title in grounding.pending_items if order_id in orders}
+                if not _covers(pending, titles, count):
+                    unbacked.append("return_scope")
                 continue
-            titles = _titles_in(sentence, grounding)
-            backed = all(order_id in applied_orders for order_id in orders) and all(
-                any((order_id, title) in grounding.applied_returns for order_id in orders) for title in titles
-            )
-            if not backed:
+            applied = {title for order_id, title in grounding.applied_returns if order_id in orders}
+            if not all(order_id in applied_orders for order_id in orders):
                 unbacked.append(kind)
+            elif not _covers(applied, titles, count):
+                unbacked.append("return_scope")
         match = _RETURN_PREPARED.search(sentence)
         if match is not None and _asserted(sentence, match):
             prepared = grounding.pending_returns | applied_orders
-            if not all(order_id in prepared for order_id in _extract_order_ids(sentence) or prepared or {""}):
+            orders = _extract_order_ids(sentence) or prepared or {""}
+            covered = {
+                title for order_id, title in grounding.pending_items | grounding.applied_returns if order_id in orders
+            }
+            if not all(order_id in prepared for order_id in orders):
                 unbacked.append("return_prepared")
+            elif not _covers(
+                covered,
+                _titles_in(sentence, grounding),
+                _claimed_count(_match_clause(sentence, match), orders, grounding),
+            ):
+                unbacked.append("return_scope")
         for kind, pattern in _UNBACKED_COMMITMENTS.items():
             match = pattern.search(sentence)
             if match is None or not _asserted(sentence, match):
                 continue
             if kind == "escalation" and intent == "handoff":
                 continue
+            if kind == "refund_issued" and _RECEIPT_CONDITION.search(sentence):
+                continue  # "your refund is issued once we receive the books": the policy, not a refund made
             unbacked.append(kind)
     return unbacked
 
 
+def _allowed_durations(subjects: frozenset[str], grounding: Grounding) -> frozenset[tuple[int, int, str]]:
+    """The durations a figure about `subjects` may state: their own statements', never another policy's."""
+    if not subjects:
+        return grounding.durations
+    own = frozenset((low, high, unit) for name, low, high, unit in grounding.policy_durations if name in subjects)
+    # The days left in, or gone from, an order's return window are facts of the thread.
+    return own | grounding.fact_durations if "window" in subjects else own
+
+
 def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     problems = []
-    text = " ".join(sentences)
-    for low, high, unit in _durations(text):
-        # "2 weeks" is 14 days.
-        # "7 days" for the policy's "7 business days" is a paraphrase; "30 business days" for "30 days" is not.
-        readings = {(low, high, unit), (low, high, "business day" if unit == "day" else unit)}
-        if unit == "week":
-            readings.add((low * 7, high * 7, "day"))
-        if not readings & grounding.durations:
-            problems.append("duration")
-    if _percents(text) - grounding.percents:
+    for sentence in sentences:
+        durations, amounts = _reply_figures(sentence)
+        for subjects, (low, high, unit) in durations:
+            # "2 weeks" is 14 days.
+            # "7 days" for the policy's "7 business days" is a paraphrase; "30 business days" for "30 days" is not.
+            readings = {(low, high, unit), (low, high, "business day" if unit == "day" else unit)}
+            if unit == "week":
+                readings.add((low * 7, high * 7, "day"))
+            if not readings & _allowed_durations(subjects, grounding):
+                problems.append(f"{'/'.join(sorted(subjects))} duration" if subjects else "duration")
+        for subjects, amount in amounts:
+            owners = {name for name, value in grounding.policy_amounts if value == amount}
+            # A policy amount stated for another policy's subject: "expedited shipping costs $25".
+            if subjects and owners and not subjects & owners and amount not in grounding.fact_amounts:
+                problems.append(f"{'/'.join(sorted(subjects))} amount")
+    if _percents(" ".join(sentences)) - grounding.percents:
         problems.append("percent")
     for sentence in sentences:
         for name, pattern in _INVENTED_POLICY.items():
@@ -661,6 +910,15 @@ def _recommended_works(text: str, grounding: Grounding) -> list[str]:
     return found
 
 
+def _book_opinion(sentence: str) -> bool:
+    """A first-person judgement of books ("I think Dune is the better book"), not negated."""
+    marker = _OPINION_MARKER.search(sentence)
+    if marker is None or _NEGATION.search(_CLAUSE_BREAK.split(sentence[: marker.start()])[-1]):
+        return False
+    judgement = _LITERARY_JUDGEMENT.search(sentence)
+    return judgement is not None and not _NEGATION.search(_CLAUSE_BREAK.split(sentence[: judgement.start()])[-1])
+
+
 def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], list[str]]:
     """(sure signs, unsure signs) of engaging a subject other than Bookly support.
 
@@ -679,6 +937,8 @@ def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], l
                 break
     if _recommended_works(text, grounding):
         sure.append("recommendation")
+    if any(_book_opinion(sentence) for sentence in sentences):
+        sure.append("book opinion")
     # "I can't send it to your hotel" declines a subject and "have a lovely trip" wishes the customer well:
     # neither engages it. Only the other clauses count.
     engaging = " ".join(
@@ -805,6 +1065,9 @@ def check_reply(
     allowed = (refusal_template, *grounding.quotable_texts)
     if _shingles(reply) & _secret_shingles(tuple(prompt_fragments), allowed):
         problems[PROMPT_LEAK] = f"prompt_leak: {LEAK_WORDS}+ consecutive prompt words"
+    elif _leaked_identifiers(reply, tuple(prompt_fragments)):
+        # Tool, intent and field names exist only in the prompt: naming one reveals how it works.
+        problems[PROMPT_LEAK] = "prompt_leak: names from the prompt"
 
     if problems:
         codes = [code for code in CODE_ORDER if code in problems]

@@ -46,31 +46,37 @@ _DONE = r"(?:has|have)\s+(?:now\s+|already\s+|just\s+)?been"
 # "return" as the return itself, not its window, policy or label.
 _RETURN = r"\breturns?\b(?!\s+(?:window|policy|policies|period|label|deadline|shipping|address))"
 
-# Kinds backed by an applied initiate_return (a result with an rma_number) for that order.
+# Each commitment is (actor, tense, modality) + an action class + an object. The action class names
+# the tool evidence that backs it; the tables below are grouped by that evidence.
+
+# Backed by an applied initiate_return (a result with an rma_number) for that order and those items
+# (titles and count), or, said as what will happen once the customer confirms, by a pending one.
 RETURN_COMMITMENTS: dict[str, str] = {
     "return_started": (
         rf"\b{_WE}\s+(?:now\s+|just\s+)?(?:started|initiated|created|opened|processed|submitted|booked|"
-        r"registered|logged|filed|approved|start|initiate|create|open|process|submit|approve)\s+"
-        r"(?:a|the|your|this)\s+(?:\w+\s+){0,2}?returns?\b"
-        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+{_DONE}\s+(?:started|initiated|created|opened|processed|approved|"
-        r"accepted|confirmed|submitted|registered|set up|completed)\b"
-        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+(?:is|was|'s)\s+(?:now\s+|all\s+|already\s+)?"
+        r"registered|logged|filed|approved|confirmed|completed|finali[sz]ed|arranged|placed|raised|lodged|"
+        r"put through|start|initiate|create|open|process|submit|approve|confirm|complete|finali[sz]e|"
+        r"arrange|place|raise|lodge|put through)\s+"
+        r"(?:(?:a|the|your|this)\s+(?:\w+\s+){0,2}?)?returns?\b"
+        r"(?!\s+(?:window|policy|policies|period|deadline|label|eligibility|options?|is eligible|are eligible))"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+{_DONE}\s+(?:started|initiated|created|opened|processed|approved|"
+        r"accepted|confirmed|submitted|registered|set up|completed|finali[sz]ed|booked|logged|placed)\b"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+(?:is|was|'s)\s+(?:now\s+|all\s+|already\s+)?"
         r"(?:started|initiated|created|open|approved|"
-        r"accepted|confirmed|underway|in progress|set|complete|done|being processed)\b"
-        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,6}}?\s+will\s+(?:now\s+)?be\s+(?:created|started|processed|approved|accepted)\b"
+        r"accepted|confirmed|underway|in progress|set|complete|done|being processed|booked|logged|placed)\b"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+will\s+(?:now\s+)?be\s+(?:created|started|processed|approved|accepted)\b"
     ),
+    # A refund approved for an amount, or one that will follow receipt: what a written return means.
     "refund": (
-        rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:approved|issued|processed|sent|initiated|"
-        r"authori[sz]ed|credited|released|completed|paid)\b"
-        r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:is|was|'s)\s+(?:now\s+|already\s+)?"
-        r"(?:approved|issued|processed|on its way|complete|being processed|"
-        r"authori[sz]ed|confirmed)\b"
-        rf"|\b{_WE}\s+(?:approved|issued|processed|initiated|authori[sz]ed|refunded|approve|issue|process|refund)\s+"
-        r"(?:you(?:r)?\b|a\s+(?:full\s+|partial\s+)?refund|the\s+refund|\$)"
-        r"|\byou(?:'ve|\s+have)\s+(?:already\s+)?been\s+refunded\b"
+        rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:approved|authori[sz]ed|confirmed)\b"
+        r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:is|was|'s)\s+(?:now\s+|already\s+)?(?:approved|authori[sz]ed|confirmed)\b"
+        rf"|\b{_WE}\s+(?:approved|authori[sz]ed|approve|authori[sz]e)\s+(?:you(?:r)?\b|a\s+(?:full\s+|partial\s+)?refund"
+        r"|the\s+refund|\$)"
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+will\s+(?:now\s+)?be\s+(?:issued|processed|sent|approved|credited|paid)\b"
-        r"|\b(?:and|then)\s+(?:issue|process|send|approve)\s+(?:you\s+)?a\s+(?:full\s+|partial\s+)?refund\b"
         r"|\byou(?:'ll|\s+will)\s+(?:get|receive|be refunded|see)\b(?:\s+[\w$.-]+){0,3}?\s*(?:refund|\$\d)"
+        r"|\b(?:i|we)(?:'ll|\s+will)\s+(?:then\s+|also\s+)?(?:refund|reimburse|credit)\b"
+        r"|\b(?:i|we)(?:'ll|\s+will)\s+(?:then\s+|also\s+)?(?:issue|process|send)\s+(?:you\s+)?(?:a|the|your)\s+"
+        r"(?:full\s+|partial\s+)?refund\b"
     ),
     "label": (
         rf"\blabels?\b(?:\s+\w+){{0,3}}?\s+{_DONE}\s+(?:sent|emailed|issued|generated|created|mailed)\b"
@@ -79,22 +85,58 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"|\blabels?\s+(?:will be|is being|is on its way|is in your inbox|was)\s+(?:emailed|sent|mailed|on its way)?"
     ),
 }
-# Kinds no tool can back: Bookly's agent has no tool that grants exceptions, changes or cancels an
-# order, sends replacements or credits, or escalates (a handoff is rendered by the server).
+# How many items a commitment is about: "all four books", "both books", "the whole order".
+_COUNT_NUMBER = r"two|three|four|five|six|seven|eight|nine|ten|\d{1,2}"
+_THESE = r"(?:of\s+)?(?:the\s+|your\s+|those\s+|these\s+)?"
+_ITEMS = r"(?:books?|items?|titles?|copies|novels|of them)"
+ITEM_COUNT = (
+    rf"\b(?:(?P<all>all|every one)\s+{_THESE}(?:(?P<n>{_COUNT_NUMBER})\s+)?{_ITEMS}"
+    rf"|(?P<both>both)(?:\s+{_THESE}{_ITEMS}|(?=\s*(?:[.,!;]|$)))"
+    rf"|(?P<m>{_COUNT_NUMBER})\s+(?:books|items|titles|copies|novels)"
+    r"|(?P<whole>(?:whole|entire|full)\s+order))\b"
+)
+
+# Kinds no tool can back: nothing in this product issues or sends a refund in chat (the refund follows
+# the warehouse's receipt of the return), grants exceptions, changes or cancels an order, sends
+# replacements or credits, or escalates (a handoff is rendered by the server itself).
+_ORDER_OBJECT = (
+    r"(?:(?:your|the|this|that)\s+(?:\w+\s+){0,2}?(?:order|address|email|delivery|shipment|shipping|parcel|package|"
+    r"items?|books?|copy)\b(?!\s+(?:number|id)\b)|(?:order\s+)?bk-\d+|it\b|them\b)"
+)
 UNBACKED_COMMITMENTS: dict[str, str] = {
+    "refund_issued": (
+        rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:issued|processed|sent|initiated|credited|released|"
+        r"completed|paid|transferred|deposited|put through|refunded)\b"
+        r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:is|was|'s|were)\s+(?:now\s+|already\s+|currently\s+)?"
+        r"(?:issued|processed|sent|initiated|credited|released|complete|completed|paid|on (?:its|the) way|"
+        r"being processed|in process|heading|en route|in your account|transferred)\b"
+        r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:has|have)\s+(?:now\s+|already\s+)?(?:gone through|landed|cleared)\b"
+        r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+went\s+through\b"
+        rf"|\b{_WE}\s+(?:refunded|reimbursed|credited|paid you back)\b"
+        rf"|\b{_WE}\s+(?:issued|processed|sent|released|initiated|transferred|put through)\s+(?:you\s+)?"
+        r"(?:a\s+(?:full\s+|partial\s+)?refund|the\s+refund|your\s+refund|\$\d)"
+        r"|\byou(?:'ve|\s+have)\s+(?:already\s+|now\s+)?been\s+(?:refunded|reimbursed|credited)\b"
+        r"|\b(?:and|then)\s+(?:issue|process|send|approve)\s+(?:you\s+)?a\s+(?:full\s+|partial\s+)?refund\b"
+    ),
     "exception": (
         r"\b(?:made|make|granted|grant|approved|approve|making|granting|gave|given|give)\s+(?:you\s+)?(?:an?\s+)?"
         r"(?:one-time\s+|one time\s+|special\s+|small\s+)?exception\b"
         r"|\bas an?\s+(?:one-time\s+|one time\s+|special\s+|courtesy\s+)?(?:exception|courtesy|goodwill gesture)\b"
-        r"|\b(?:extended|extend|waived|waive|overrode|override|overridden)\s+(?:the|your|this)\s+"
-        r"(?:\w+\s+)?(?:window|deadline|policy|fee|limit|period)\b"
+        r"|\b(?:extended|extend|waived|waive|overrode|override|overridden|lifted|lift|bent|bend|dropped|removed)\s+"
+        r"(?:the|your|this|that|any)\s+(?:[\w-]+\s+){0,3}?(?:window|deadline|policy|fees?|limit|period|charges?|costs?|"
+        r"rules?|requirement)\b"
+        r"|\b(?:fees?|charges?|costs?)\b(?:\s+\w+){0,2}?\s+(?:has been|have been|was|were|is|are)\s+(?:now\s+)?waived\b"
     ),
     "order_change": (
-        rf"\b{_WE}\s+(?:now\s+)?(?:cancell?ed|changed|updated|modified|amended|corrected|edited|cancel|change|update|"
-        r"modify|amend|correct)\s+(?:(?:your|the|this|that)\s+(?:\w+\s+)?(?:order|address|email|delivery|shipment)\b"
-        r"|bk-\d+|it\b)"
-        rf"|\b(?:order|address|shipment|delivery)\b(?:\s+\w+){{0,2}}?\s+{_DONE}\s+(?:changed|updated|modified|"
-        r"amended|corrected|redirected|rerouted)\b"
+        rf"\b{_WE}\s+(?:now\s+)?(?:cancell?ed|changed|updated|modified|amended|corrected|edited|upgraded|expedited|"
+        r"rerouted|redirected|re-routed|prioriti[sz]ed|rushed|cancel|change|update|modify|amend|correct|upgrade|expedite|"
+        rf"reroute|redirect|re-route|prioriti[sz]e|rush)\s+{_ORDER_OBJECT}"
+        rf"|\b{_WE}\s+(?:put|placed|place)\s+(?:a\s+)?(?:rush|priority|hold|stop)\s+on\b"
+        rf"|\b{_WE}\s+(?:removed|added|swapped|replaced|dropped|taken|took)\b[^.!?]{{0,60}}?\b(?:from|to|in|on)\s+"
+        r"(?:your|the|this|that)\s+order\b(?!\s+(?:number|id)\b)"
+        rf"|\b(?:order|address|shipment|shipping|delivery|parcel|package)\b(?:\s+\w+){{0,2}}?\s+"
+        r"(?:has been|have been|was|were|'s been|is now|are now)\s+(?:changed|updated|modified|"
+        r"amended|corrected|redirected|rerouted|re-routed|upgraded|expedited|prioriti[sz]ed)\b"
         rf"|\b{_WE}\s+(?:added|applied|issued|credited|add|apply|issue|credit)\b(?:\s+[\w$.-]+){{0,4}}?\s+"
         r"(?:store credit|credit|discount|coupon|voucher|promo code|gift card)\b"
         rf"|\b{_WE}\s+(?:sent|send|shipped|ship|arranged|arrange|ordered|order|dispatched|dispatch)\s+(?:you\s+)?"
@@ -106,13 +148,23 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:the|our|your)\s+(?:\w+\s+)?(?:carrier|courier|warehouse|shipping|post office|ups|usps|fedex|dhl|driver)\b"
         rf"|\b{_WE}\s+(?:requested|scheduled|arranged|booked|opened|filed|request|schedule|arrange|book|open|file)\s+"
         r"(?:a|an|the)\s+(?:\w+\s+)?(?:redelivery|pickup|pick-up|collection|investigation|trace|claim|ticket|case)\b"
+        rf"|\b{_WE}\s+(?:sent|emailed|messaged|logged|filed|raised|lodged|opened|placed|made|written|wrote|spoken|spoke|"
+        r"talked|been in touch|got in touch|gotten in touch)\b(?:\s+[\w-]+){0,4}?\s+(?:to|with)\s+(?:the|our|your)\s+"
+        r"(?:\w+\s+)?(?:carrier|courier|warehouse|post office|ups|usps|fedex|dhl|driver|depot)\b"
         r"|\border\b(?:\s+\w+){0,2}?\s+(?:has|have)\s+been\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
     ),
     "escalation": (
         rf"\b{_WE}\s+(?:escalated|forwarded|passed|handed|referred|flagged|reported|raised|escalate|forward|pass|"
-        r"hand|refer|flag)\s+(?:this|it|that|your\s+\w+|the\s+\w+)\b"
-        r"|\b(?:escalated|passed on|passed along|forwarded|handed over|referred)\s+(?:this\s+|it\s+|your\s+\w+\s+)?"
-        r"to\s+(?:our|the|a)\s+(?:\w+\s+)?(?:team|specialist|supervisor|manager|colleague|staff|department)\b"
+        r"hand|refer|flag)\s+(?:this|it|that|your\s+\w+|the\s+\w+|bk-\d+)\b"
+        r"|\b(?:escalated|passed on|passed along|forwarded|handed over|referred|flagged)\s+"
+        r"(?:this\s+|it\s+|your\s+\w+\s+)?"
+        r"(?:to|for)\s+(?:our|the|a)\s+(?:\w+\s+)?(?:team|specialist|supervisor|manager|colleague|staff|department|"
+        r"review)\b"
+        rf"|\b{_WE}\s+(?:asked|notified|alerted|told|looped in|messaged|contacted)\s+(?:a|the|our|my)\s+(?:\w+\s+)?"
+        r"(?:manager|supervisor|team lead|specialist|colleague|team)\b"
+        r"|\b(?:this|it|that|your\s+(?:\w+\s+)?(?:case|issue|request|complaint|order|problem)|the\s+(?:case|issue|matter|"
+        r"problem|request|complaint))\s+(?:has been|was|'s been|is being|have been)\s+(?:escalated|flagged|forwarded|"
+        r"passed on|passed along|referred|reported|raised|handed over)\b"
         r"|\b(?:our|the|a)\s+(?:\w+\s+)?(?:team|specialist|supervisor|manager|colleague|human|staff member|agent|"
         r"representative)\s+(?:will|'ll|is going to|are going to)\s+(?:contact|reach out|get back|email|call|follow up|"
         r"look into|review|be in touch)\b"
@@ -124,6 +176,24 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
 RETURN_PREPARED = (
     rf"\b{_WE}\s+(?:now\s+|just\s+)?(?:prepared|set up|drafted|put together)\s+(?:a|the|your|this)\s+(?:\w+\s+){{0,2}}?"
     r"returns?\b|\breturns?\b(?:\s+[^\s.!?]+){0,6}?\s+(?:is|'s)\s+(?:now\s+)?ready\s+(?:for\s+you\s+)?to\s+(?:confirm|review)"
+)
+
+# A prepared return described as waiting for the customer ("once you confirm", "please review and
+# confirm it"): what it will do then is backed by the pending return. "I've confirmed it" is not this.
+AWAITING_CONFIRMATION = (
+    r"\b(?:once|when|after|if|as soon as)\s+you(?:'ve|\s+have)?\s+(?:confirm|review|approve|accept)\w*"
+    r"|\b(?:please|just|can you|could you)\s+(?:\w+\s+){0,2}?(?:confirm|review)\b"
+    r"|\bwaiting\s+(?:for|on)\s+(?:your|you)\b|\bawait\w*\s+(?:your|you)\b|\byour\s+(?:confirmation|ok|go-ahead)\b"
+    r"|\bfor\s+you\s+to\s+(?:confirm|review|approve)\b|\bready\s+(?:for\s+you\s+)?to\s+(?:confirm|review)\b"
+    r"|\bneeds?\s+(?:your\s+)?confirm\w*|\bconfirm\s+(?:it|this|the return|below|in the app|on (?:your|the) screen)\b"
+    r"|\bpending\b"
+)
+
+# A refund statement conditioned on the warehouse receiving the return ("is issued once we receive it")
+# states the policy, not a refund that happened.
+RECEIPT_CONDITION = (
+    r"\b(?:once|after|when|as soon as|of)\s+(?:we|us|the warehouse|our warehouse|it|they|the books?|your return|"
+    r"the return|the parcel|your parcel)\s+(?:\w+\s+)?(?:receiv\w*|arriv\w*|gets?\s+back|reach\w*|check\w*)"
 )
 
 # A sentence is not a commitment when the clause before the match negates it ("I can't cancel it")...
@@ -165,6 +235,27 @@ DURATION = (
     r"(day|hour|week|month|year)s?\b"
 )
 PERCENT = r"\b\d{1,3}(?:\.\d+)?\s?(?:%|percent\b)"
+
+# What a policy figure is about, so a figure must be the one its own policy statement gives
+# (refund timeline 7 business days, return window 30 days, standard shipping 3 to 5 business days and
+# the $25 threshold, expedited 1 to 2 business days and $9.99, reset link 24 hours), not any number of
+# any policy. A figure belongs to the nearest subject before it in its sentence, else the first after.
+POLICY_SUBJECTS: dict[str, str] = {
+    "expedited": r"\b(?:expedited|express|rush|next-day|overnight|faster)(?:\s+(?:shipping|delivery|option))?\b",
+    "standard": (
+        r"\bstandard(?:\s+(?:shipping|delivery))?\b|(?<!return )(?<!returns )\bshipping\b(?!\s+(?:label|address))"
+    ),
+    "refund": (
+        r"\brefund\w*|\breimburs\w*|\bmoney back\b"
+        r"|\b(?:of|after|once|when|as soon as)\s+(?:us\s+|we\s+|the warehouse\s+|our warehouse\s+)?(?:receiv\w+|gets?|"
+        r"getting|ha(?:ve|s|d)|check\w*)\s+(?:the|your|them|it)\b(?:\s+(?:return|books?|items?|parcel))?"
+    ),
+    "window": (
+        r"(?<!receiving the )(?<!receive the )(?<!received the )\breturn(?:s|ed|ing)?\b(?!\s+(?:label|shipping))"
+        r"|\bwindow\b|\b(?:send|ship|post|mail|bring)\w*\s+(?:\w+\s+){0,2}?back\b"
+    ),
+    "reset": r"\breset\b|\blink\b|\bpassword\b",
+}
 
 # Invented store policy (matched per sentence; a negated clause is fine: "we don't price match").
 INVENTED_POLICY: dict[str, str] = {
@@ -219,7 +310,9 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"|\b(?:a|an|this|my|one)\s+(?:haiku|limerick|sonnet|poem|joke|riddle)\s+for you\b"
     ),
     "code": (
-        r"\bdef \w+\(|\bfunction \w*\s*\(|console\.log\(|\bprint\(|#include\b|public static void|"
+        r"\bfor \w+ in [\w.()]+:|\b(?:const|let|var) \w+ =|=>|\bfrom \w+ import\b|\bclass \w+[:(]|\bprintf\(|"
+        r"\bSystem\.out\b|\.reduce\(|\.map\(|\bdef \w+\(|\bfunction \w*\s*\(|console\.log\(|\bprint\(|#include\b|"
+        r"public static void|"
         r"\bSELECT\b[^.]{1,60}\bFROM\b|<script\b|\bimport \w+\s*$|\bpip install\b|\bnpm install\b|\breturn \w+\s*[;)]"
     ),
     "weather": (
@@ -239,7 +332,12 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"|\btenant(?:s'|'s)? rights\b"
     ),
     "homework": (
-        r"\b\d+\s*[x×*/+−-]\s*\d+\s*=\s*\d+|\bsolve for [a-z]\b|\bthe (?:derivative|integral) of\b"
+        r"(?<![\w$.,])\d*[a-z]?\s*[x×*/+−÷^-]\s*\d+(?:\.\d+)?\s*=\s*-?\d+(?!\w|\.\d)"
+        r"|(?<![\w$])\d+[a-z]\s*=\s*-?\d+\b|(?<![\w$-])[a-z]\s*=\s*-?\d+(?:\.\d+)?\b(?!\w|\.\d|\$)"
+        r"|\b(?:from|to|by|on)\s+both\s+sides\b|\bsquare root of\b|\b\w+\s*\^\s*\d\b"
+        r"|\bsolve for [a-z]\b|\bthe (?:derivative|integral) of\b"
+        r"|\b\d+\s+(?:divided by|times|multiplied by|plus|minus)\s+\d+\s+(?:is|equals|makes|gives)\s+\d+\b"
+        r"|\b\d+\s+(?:squared|cubed)\b"
         r"|\bphotosynthesis\b|\bmitochondria\b|\bthe capital of [A-Z]\w+ is\b"
         r"|\b(?:was born|was founded|was invented|was signed|was completed|was built|began|ended|broke out)"
         r" in \d{3,4}\b"
@@ -250,12 +348,35 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"get (?:more )?sleep|drink (?:more )?water|exercise)\b|\bcouples? (?:therapy|counsel)"
     ),
 }
+# A first-person opinion about books: an opinion marker and a literary judgement in one sentence
+# ("I think Dune is the better book", "personally I found Circe more gripping"). An opinion about
+# the next step ("I think the best option is a return") judges no book.
+OPINION_MARKER = (
+    r"\b(?:i\s+(?:really\s+|personally\s+|honestly\s+)?(?:think|feel|believe|found|find|prefer|preferred|"
+    r"loved|adored|liked)|i'd\s+(?:say|argue)|in my (?:humble\s+)?(?:opinion|view)|personally|honestly|if you ask me"
+    r"|my (?:personal\s+|own\s+|all-time\s+)?(?:favou?rite|pick|vote))\b"
+)
+LITERARY_JUDGEMENT = (
+    r"\b(?:better|best|greatest|finest|stronger|weaker|favou?rite|worse|superior)\s+(?:\w+\s+)?"
+    r"(?:book|novel|read|series|story|stories|writer|author|of the (?:two|three|bunch|lot|series))\b"
+    r"|\bmore\s+(?:gripping|readable|engaging|enjoyable|moving|compelling|interesting|original|satisfying|"
+    r"beautiful|atmospheric|thought-provoking)\b"
+    r"|\b(?:masterpiece|overrated|underrated|must-read|page-turner|beautifully written|well[- ]written|a classic"
+    r"|feels? (?:a bit |rather |quite |too )?(?:dry|slow|dated|flat)|(?:great|good|fantastic|wonderful|brilliant|"
+    r"gripping|fun|quick|easy|lovely) (?:read|novel|story))\b"
+)
 # A recommendation of a named work: "I'd recommend The Name of the Rose", "you might enjoy Dune".
 RECOMMENDATION = (
     r"(?i:\b(?:i(?:'d|\s+would)?\s+(?:highly\s+|also\s+|really\s+)?(?:recommend|suggest)(?:\s+reading|\s+trying)?"
     r"|you(?:'d|\s+would|\s+might|\s+may|'ll|\s+will|\s+could)\s+(?:also\s+|really\s+)?(?:love|like|enjoy)"
     r"|try reading|check out|a (?:great|good|wonderful|perfect) (?:book|read|pick|choice|next read) (?:is|would be)"
-    r"|if you (?:liked|enjoyed|loved) [^,.]{1,60},?(?: you(?:'ll|\s+will|\s+might)? (?:love|like|enjoy))?)"
+    r"|(?:a|another|your)\s+(?:great|good|wonderful|perfect|lovely|natural)\s+(?:next\s+)?(?:book|read|pick|choice|"
+    r"follow-up)\s+(?:is|would be|might be)"
+    r"|(?:fans of|readers of|readers who (?:liked|loved|enjoyed)) [^,.]{1,60}? (?:often |usually |tend to |also )?"
+    r"(?:love|like|enjoy)"
+    r"|(?:pairs?|goes) (?:well|nicely|beautifully) with"
+    r"|if you (?:liked|enjoyed|loved) [^,.]{1,60},?(?: you(?:'ll|\s+will|\s+might)? (?:also\s+)?(?:love|like|enjoy)"
+    r"|\s*(?:try|read|pick up|grab))?)"
     r")\s+[\"“']?((?:[A-Z0-9][\w'’:-]*)(?:\s+(?:of|the|and|a|an|in|on|to|for|at|by|[A-Z0-9][\w'’:-]*)){0,8})"
 )
 # Capitalised words after "recommend" that are not a work's title.

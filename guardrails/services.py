@@ -18,7 +18,9 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
+from guardrails.checks import check_staff_approval
 from guardrails.models import GuardrailEvent, GuardrailPolicy, PendingAction
+from orders.selectors import returns_count_for_customer_of_order
 from orders.services import ReturnEffect
 
 logger = logging.getLogger(__name__)
@@ -152,3 +154,12 @@ def required_action(action: PendingAction | None) -> dict | None:
         "preview": action.preview,
         "expires_at": action.expires_at.isoformat().replace("+00:00", "Z"),
     }
+
+
+def staff_approval_rule(effect: ReturnEffect, policy: GuardrailPolicy) -> str:
+    """The policy rule that makes a person approve this return too, or '' (reads the customer's recent returns)."""
+    recent = 0  # counted only when the frequency rule is on: the other rules need no query
+    if policy.staff_approval_returns_over is not None:
+        since = timezone.now() - timedelta(days=policy.staff_approval_period_days)
+        recent = returns_count_for_customer_of_order(order_id=effect.order_id, since=since)
+    return check_staff_approval(refund_amount=effect.refund_amount, recent_returns=recent, policy=policy)

@@ -6,6 +6,8 @@ Nothing here is kept in memory between turns: every turn re-reads the transcript
 from dataclasses import dataclass
 from uuid import UUID
 
+from django.db.models import Exists, OuterRef
+
 from chat.models import ToolCall
 from guardrails.models import PendingAction
 from orders.selectors import returns_count_for_thread
@@ -32,6 +34,11 @@ class GuardState:
 def _normalised(arguments: dict, key: str, normalise) -> str:
     value = arguments.get(key)
     return normalise(value) if isinstance(value, str) else ""
+
+
+def run_verified_customer() -> Exists:
+    """For Run querysets: True if a tool call of the run matched an order id with an email."""
+    return Exists(ToolCall.objects.filter(run_id=OuterRef("id"), is_error=False, name__in=_VERIFYING_TOOLS))
 
 
 def thread_guard_state(*, thread_id: UUID | str) -> GuardState:

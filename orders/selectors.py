@@ -1,6 +1,7 @@
 """Reads of the store's data. Callers are the chat tools and the guardrails; nothing here writes."""
 
 import hmac
+from datetime import datetime
 from uuid import UUID
 
 from django.db.models import prefetch_related_objects
@@ -35,3 +36,9 @@ def orders_for_email(*, email: str) -> list[Order]:
 def returns_count_for_thread(*, thread_id: UUID | str) -> int:
     """How many returns were started from one chat thread (the guardrails' per-thread limit)."""
     return Return.objects.filter(thread_id=thread_id).count()
+
+
+def returns_count_for_customer_of_order(*, order_id: str, since: datetime) -> int:
+    """Returns started since `since` on any order with the same email as this order (one customer's returns)."""
+    customer = Order.objects.filter(order_id=order_id).values("email")
+    return Return.objects.filter(order__email__in=customer, created_at__gte=since).count()

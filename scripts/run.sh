@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make run`: migrate, load the demo orders, start web, worker, beat and Flower; Ctrl-C stops all.
+# `make run`: migrate, load the demo orders, start web, workers, beat and Flower under supervisord
+# (scripts/supervisord.conf), which restarts any of them that exits; Ctrl-C stops all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -35,6 +36,13 @@ else
 fi
 
 export PORT="${PORT:-8000}"
+export HOST="${HOST:-127.0.0.1}"
+export WEB_WORKERS="${WEB_WORKERS:-2}"
+# uvicorn trusts X-Forwarded-* from loopback unless told otherwise; the app reads the client
+# address itself (NUM_PROXIES), so uvicorn trusts no one by default.
+export FORWARDED_ALLOW_IPS="${FORWARDED_ALLOW_IPS-}"
+export WORKER_PROCESSES="${WORKER_PROCESSES:-2}"  # one per core
+export WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-100}"
 export FLOWER_PORT="${FLOWER_PORT:-5555}"
 if [ -z "${FLOWER_BASIC_AUTH:-}" ]; then
   FLOWER_BASIC_AUTH="ops:$($PY -c 'import secrets; print(secrets.token_urlsafe(12))')"
@@ -64,9 +72,9 @@ cat <<INFO
     Celery Flower       http://127.0.0.1:${FLOWER_PORT}/  user:password ${FLOWER_BASIC_AUTH}  (${flower_note})
     Prometheus metrics  curl -H "Authorization: Bearer ${METRICS_TOKEN:-<METRICS_TOKEN from .env>}" http://127.0.0.1:${PORT}/metrics
     Broker              ${broker_note}
+  A process that exits is started again (.venv/bin/supervisorctl -c scripts/supervisord.conf status).
   Press Ctrl-C to stop everything.
 
 INFO
-# One worker process per core: a single process's consumer thread cannot feed hundreds of threads.
-# Not exec'd: the EXIT trap stops the private Redis after honcho has stopped the rest.
-.venv/bin/honcho start -p "$PORT" -c "worker=${WORKER_PROCESSES:-2}" -f Procfile
+# Not exec'd: the EXIT trap stops the private Redis after supervisord has stopped the rest.
+.venv/bin/supervisord -c scripts/supervisord.conf

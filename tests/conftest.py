@@ -18,6 +18,7 @@ from django.test import Client
 from chat import services
 from chat.llm import get_model
 from chat.models import Run, Thread
+from guardrails.services import policy_current
 from tests.fakes import FakeAnthropicServer, ScriptedModel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +78,20 @@ def scripted(monkeypatch) -> ScriptedModel:
     model = ScriptedModel()
     monkeypatch.setattr("chat.agent.get_model", lambda: model)
     return model
+
+
+@pytest.fixture
+def set_policy(db):
+    """Change the active policy the way staff do (a save, which bumps its version)."""
+
+    def update(**changes):
+        policy = policy_current()
+        for field, value in changes.items():
+            setattr(policy, field, value)
+        policy.save()
+        return policy
+
+    return update
 
 
 @pytest.fixture
@@ -173,7 +188,11 @@ def managed_process(args: list[str], *, env: dict, name: str, ready: Callable[[P
 def celery_worker(
     env_overrides: dict | None = None, *, concurrency: int = 8, name: str = "worker", extra_args: tuple[str, ...] = ()
 ) -> Iterator[Path]:
-    """Start `celery worker` against the test database and Redis; yield its log path; stop it."""
+    """Start `celery worker` against the test database and Redis; yield its log path; stop it.
+
+    Pool and concurrency come from the Celery settings (WORKER_CONCURRENCY), as in production.
+    """
+    env_overrides = {"WORKER_CONCURRENCY": str(concurrency), **(env_overrides or {})}
     args = [
         sys.executable,
         "-m",
@@ -181,10 +200,6 @@ def celery_worker(
         "-A",
         "bookly_project",
         "worker",
-        "--pool",
-        "threads",
-        "--concurrency",
-        str(concurrency),
         "--loglevel",
         "INFO",
         "--without-mingle",

@@ -32,7 +32,7 @@ def test_bench_smoke_completes_turns_and_leaves_no_stuck_runs(transactional_db, 
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=400,
     )
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
     results = json.loads(out.read_text())
@@ -48,3 +48,14 @@ def test_bench_smoke_completes_turns_and_leaves_no_stuck_runs(transactional_db, 
     accept = next(run for run in results["runs"] if run["kind"] == "open")
     assert accept["accepted"] > 0
     assert results["sql_statements"]["worker_turn_single"]["statements"] > 0
+    tools = next(run for run in closed if run["script"] == "tools")
+    assert tools["bill"]["tokens"]["later"]["cache_read_input_tokens"] > 0
+    assert tools["bill"]["usd_per_conversation"] < tools["bill"]["usd_per_conversation_without_cache"]
+    baseline = next(run for run in results["runs"] if run["kind"] == "in_request")
+    assert baseline["turns"] > 0
+    assert baseline["errors"] == 0
+    overload = [run for run in results["runs"] if run["kind"] == "overload"]
+    assert [run["name"] for run in overload] == ["overload-x2", "overload-x4"]
+    for run in overload:
+        assert run["accepted"] > 0
+        assert run["lost"] == run["stuck_runs"] == run["no_answer"] == 0, run

@@ -24,6 +24,7 @@ from django.conf import settings
 from django.contrib.sessions.backends.cached_db import SessionStore
 from django.core.management import call_command
 from django.db import connections
+from django.middleware.csrf import CSRF_SESSION_KEY
 
 from chat.auth import CUSTOMER_SESSION_KEY
 from tests.conftest import ARTIFACTS, celery_worker, managed_process, server_env
@@ -81,7 +82,7 @@ def _answers_health(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def bookly_web(env_overrides: dict | None = None, *, name: str = "browser-web") -> Iterator[str]:
+def bookly_web(env_overrides: dict | None = None, *, name: str = "browser-web", workers: int = 1) -> Iterator[str]:
     """Start uvicorn with the real ASGI app against the test database and Redis; yield its URL."""
     port = _free_port()
     env = server_env({"DEBUG": "false", **(env_overrides or {})})
@@ -97,6 +98,8 @@ def bookly_web(env_overrides: dict | None = None, *, name: str = "browser-web") 
         str(port),
         "--lifespan",
         "off",
+        "--workers",
+        str(workers),
     ]
     url = f"http://127.0.0.1:{port}"
     with managed_process(args, env=env, name=name, ready=lambda log: _answers_health(url)):
@@ -230,6 +233,13 @@ class ChatPage:
         cookie = next(c for c in self.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME)
         return SessionStore(session_key=cookie["value"])[CUSTOMER_SESSION_KEY]
 
+    def csrf_secret_forget(self) -> None:
+        """The server forgets this session's CSRF secret (as a token rotation elsewhere would)."""
+        cookie = next(c for c in self.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME)
+        session = SessionStore(session_key=cookie["value"])
+        del session[CSRF_SESSION_KEY]
+        session.save()
+
     def snap(self, label: str) -> None:
         """A screenshot of an intermediate state: artifacts/browser/<test>--<label>.png."""
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -285,5 +295,5 @@ def pytest_runtest_makereport(item, call):
 def throttle_counters_clear() -> None:
     """Forget every customer's message count (what a minute passing does for a 2/min rate)."""
     client = redis.Redis.from_url(settings.REDIS_URL)
-    for key in client.scan_iter(match="*throttle_messages*"):
+    for key in client.scan_iter(match="bookly:limit:messages:*"):
         client.delete(key)

@@ -96,9 +96,9 @@ def test_a_stale_csrf_token_is_refreshed_and_the_message_sent_once(chat_page, wo
     chat.say("hello")
     expect(chat.bot_bubbles()).to_have_count(1, timeout=REPLY_TIMEOUT)
 
-    # The CSRF cookie rotates away (as after a login elsewhere or a cleared cookie): the page's
-    # token no longer matches, the POST gets 403 csrf_failed, the page fetches a new one once.
-    chat.context.clear_cookies(name="csrftoken")
+    # The session's CSRF secret changes (as after a token rotation elsewhere): the page's token
+    # no longer matches, the POST gets 403 csrf_failed, the page fetches a new one once.
+    chat.csrf_secret_forget()
     chat.problems.allow(r"status of 403")
     chat.say("How long does shipping take?")
     expect(chat.bot_bubbles().nth(1)).to_contain_text(SHIPPING, timeout=REPLY_TIMEOUT)

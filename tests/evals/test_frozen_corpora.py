@@ -47,6 +47,7 @@ ID_PREFIX = {
     "l4_test2.jsonl": "l4u",
     "l0_test3.jsonl": "l0v",
 }
+# L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3- and tune4-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
 L4_PARTS = sorted(name for name in MINIMUM if name.startswith("l4_"))
 

@@ -11,8 +11,6 @@ from django.core.management import call_command
 
 from chat import services
 from chat.models import Thread
-from guardrails.models import GuardrailPolicy
-from guardrails.services import policy_current
 from tests.fakes import FakeReply, text_reply, tool_use_reply
 
 SARAH = "sarah.chen@example.com"  # BK-10042 (delivered, in window), BK-10103 (processing)
@@ -26,20 +24,6 @@ DONE = text_reply("Thanks, is there anything else I can help with?")
 @pytest.fixture
 def demo_orders(db) -> None:
     call_command("load_demo_orders", verbosity=0)
-
-
-@pytest.fixture
-def set_policy(db):
-    """Change the active policy the way staff do (a save, which bumps its version)."""
-
-    def update(**changes) -> GuardrailPolicy:
-        policy = policy_current()
-        for field, value in changes.items():
-            setattr(policy, field, value)
-        policy.save()
-        return policy
-
-    return update
 
 
 def eligibility_call(order_id: str, email: str = SARAH, *, tool_use_id: str | None = None) -> FakeReply:

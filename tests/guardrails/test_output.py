@@ -605,6 +605,124 @@ def test_escalation_is_backed_only_by_the_handoff_intent():
     assert check(reply, intent="handoff").allowed
 
 
+# --- Commitments: each action class and the evidence that backs it -------------------------------------
+
+APPLIED_THREAD = [*ELIGIBLE, ("initiate_return", PENDING), ("initiate_return", APPLIED)]
+PENDING_THREAD = [*ELIGIBLE, ("initiate_return", PENDING)]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Your refund of $16.99 has been issued to your original payment method.",
+        "Good news: your refund is on its way.",
+        "The $16.99 refund was sent this morning.",
+        "I've credited $16.99 back to your original payment method.",
+        "I've processed your refund for C# in Depth.",
+        "You've already been refunded $16.99.",
+        "Your refund went through, so you'll see it on your card soon.",
+        "We've already refunded the $16.99 to your card.",
+    ],
+)
+def test_a_refund_issued_is_backed_by_no_tool_not_even_an_applied_return(reply):
+    verdict = check(reply, tool_results=APPLIED_THREAD)
+    assert UNGROUNDED_COMMITMENT in verdict.codes and "refund_issued" in verdict.detail, verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("reply", "tool_results"),
+    [
+        ("Once you confirm, your refund will be issued within 7 business days of us receiving the return.", None),
+        ("Your return is created; the refund will follow within 7 business days once we receive the book.", "applied"),
+        (
+            "We'll refund $16.99 to your original payment method within 7 business days of receiving the book.",
+            "applied",
+        ),
+        ("Your refund is processed within 7 business days of us receiving the return.", "applied"),
+        ("Your refund of $16.99 has been approved and will be sent once the book reaches our warehouse.", "applied"),
+        ("Once we receive the book, we'll issue your refund of $16.99.", "applied"),
+    ],
+)
+def test_a_future_refund_tied_to_the_return_is_backed_by_the_return(reply, tool_results):
+    thread = APPLIED_THREAD if tool_results == "applied" else PENDING_THREAD
+    verdict = check(reply, tool_results=thread)
+    assert verdict.allowed, verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind"),
+    [
+        ("I went ahead and confirmed the return for C# in Depth.", "return_started"),
+        ("I've refunded the shipping cost on BK-10042.", "refund_issued"),
+        ("I've upgraded your order to expedited shipping.", "order_change"),
+        ("Your shipping has been upgraded to expedited.", "order_change"),
+        ("I cancelled order BK-10042 for you.", "order_change"),
+        ("I've changed the delivery address on your order.", "order_change"),
+        ("I've rerouted the parcel to your local pickup point.", "order_change"),
+        ("I've removed C# in Depth from your order.", "order_change"),
+        ("I've put a rush on BK-10042.", "order_change"),
+        ("I've waived the return shipping fee for you.", "exception"),
+        ("I've extended your return window by two weeks.", "exception"),
+        ("I've escalated this to our warehouse team.", "escalation"),
+        ("I've flagged BK-10042 for a manager.", "escalation"),
+        ("This has been escalated to a supervisor.", "escalation"),
+        ("I've asked a manager to look at it.", "escalation"),
+        ("I've logged a complaint with the courier.", "other_action"),
+        ("I've started returns for C# in Depth.", "return_started"),
+    ],
+)
+def test_each_action_class_no_tool_did_is_refused(reply, kind):
+    verdict = check(reply, tool_results=PENDING_THREAD)
+    assert UNGROUNDED_COMMITMENT in verdict.codes and kind in verdict.detail, verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I can't cancel or change an order from here, I'm afraid.",
+        "I'm not able to upgrade the shipping, but it's already on its way.",
+        "I've corrected the order number you typed; the right one is BK-10042.",
+        "I've updated you on everything I can see.",
+        "I've checked it and it was delivered.",
+        "I think the best option is to return C# in Depth.",
+    ],
+)
+def test_declined_and_ordinary_actions_are_not_commitments(reply):
+    verdict = check(reply, tool_results=ELIGIBLE)
+    assert verdict.allowed, verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("reply", "allowed"),
+    [
+        ("Your return for C# in Depth is created, RMA-K7P2QX9D.", True),
+        ("Your return is created, and both the label and the refund details will be in your email.", True),
+        ("Your return is created; all books must be unread and in their original packaging.", True),
+        ("I've started a return for all three books from BK-10042, RMA-K7P2QX9D.", False),
+        ("Your return for both books is created, RMA-K7P2QX9D.", False),
+        ("The return for your whole order BK-10042 has been created.", False),
+        ("Your return for C# in Depth and *NSYNC: The Official Book has been created.", False),
+    ],
+)
+def test_an_applied_return_backs_only_its_items_by_title_and_count(reply, allowed):
+    verdict = check(reply, tool_results=APPLIED_THREAD)
+    assert verdict.allowed is allowed, verdict.detail
+    if not allowed:
+        assert UNGROUNDED_COMMITMENT in verdict.codes
+
+
+def test_a_conditional_promise_must_not_cover_more_than_the_prepared_return():
+    assert check("Once you confirm, I'll start the return for C# in Depth.", tool_results=PENDING_THREAD).allowed
+    verdict = check("Once you confirm, I'll start the return for all three books.", tool_results=PENDING_THREAD)
+    assert UNGROUNDED_COMMITMENT in verdict.codes and "return_scope" in verdict.detail
+
+
+def test_the_agent_confirming_is_not_the_return_waiting_for_confirmation():
+    assert check("Your return is ready; please confirm it in the app.", tool_results=PENDING_THREAD).allowed
+    verdict = check("I've confirmed the return for C# in Depth for you.", tool_results=PENDING_THREAD)
+    assert UNGROUNDED_COMMITMENT in verdict.codes
+
+
 # --- Policy statements and refund methods -------------------------------------------------------------------
 
 
@@ -637,6 +755,55 @@ def test_policy_statements_must_match_the_policy(reply, allowed):
 @pytest.mark.parametrize(
     ("reply", "allowed"),
     [
+        ("Refunds typically arrive within 7 business days of us receiving the return.", True),
+        ("Refunds for returns take up to 7 business days after we receive the items.", True),
+        ("Standard shipping usually takes 3-5 business days, and expedited takes 1 to 2 business days.", True),
+        ("With expedited shipping it arrives in 1 to 2 business days, versus 3 to 5 business days for standard.", True),
+        ("Standard shipping is free on orders over $25.", True),
+        ("Expedited shipping ($9.99) gets your order to you in 1 to 2 business days.", True),
+        ("You have 30 days from delivery, and refunds arrive within 7 business days.", True),
+        ("Please send the books back within 30 days of delivery.", True),
+        ("The reset link is valid for 24 hours.", True),
+        ("Refunds usually arrive within 3 business days of us receiving the return.", False),
+        ("Refunds typically land within 5 business days.", False),
+        ("Standard shipping takes 7 business days.", False),
+        ("Expedited shipping takes 3 to 5 business days.", False),
+        ("Returns are accepted within 7 days of delivery.", False),
+        ("You have 24 days from delivery to send a book back.", False),
+        ("The password reset link expires after 7 hours.", False),
+        ("Standard shipping is free on orders over $9.99.", False),
+        ("Expedited shipping costs $25.", False),
+    ],
+)
+def test_a_policy_figure_must_be_the_one_its_own_statement_gives(reply, allowed):
+    verdict = check(reply, tool_results=[])
+    assert verdict.allowed is allowed, verdict.detail
+    if not allowed:
+        assert UNGROUNDED_POLICY in verdict.codes
+
+
+def test_policy_figures_are_read_with_the_subject_of_their_statement():
+    facts = grounding(tool_results=[])
+    assert ("refund", 7, 7, "business day") in facts.policy_durations
+    assert ("window", 30, 30, "day") in facts.policy_durations
+    assert ("standard", 3, 5, "business day") in facts.policy_durations
+    assert ("expedited", 1, 2, "business day") in facts.policy_durations
+    assert ("reset", 24, 24, "hour") in facts.policy_durations
+    assert {("standard", Decimal("25")), ("expedited", Decimal("9.99"))} <= facts.policy_amounts
+    assert ("refund", 3, 3, "business day") not in facts.policy_durations
+
+
+def test_the_days_left_in_an_orders_window_are_a_window_figure_not_a_refund_figure():
+    assert check(
+        "It's been 15 days since delivery, so you have 15 days left to return it.", tool_results=ELIGIBLE
+    ).allowed
+    verdict = check("It was delivered on November 5, so refunds take 15 business days.", tool_results=ELIGIBLE)
+    assert UNGROUNDED_POLICY in verdict.codes
+
+
+@pytest.mark.parametrize(
+    ("reply", "allowed"),
+    [
         ("Your refund goes back to your original payment method.", True),
         ("The refund will not be issued as store credit.", True),
         ("You'll be refunded in store credit.", False),
@@ -648,6 +815,80 @@ def test_a_refund_method_must_be_the_tools_or_the_policys(reply, allowed):
     assert verdict.allowed is allowed, verdict.detail
     if not allowed:
         assert UNGROUNDED_REFUND_METHOD in verdict.codes
+
+
+# --- Off-topic by structure: maths, book opinions, recommendations, code -------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "To solve 3x + 5 = 20, subtract 5 from both sides to get 3x = 15, so x = 5.",
+        "Happy to help: 12 × 4 = 48.",
+        "Sure: if 2y - 4 = 10, then y = 7.",
+        "45 divided by 9 is 5, and 5 squared is 25.",
+        "Your order was delivered. Honestly, I think Dune is the better book.",
+        "It was delivered on November 5. Personally, I found C# in Depth more readable than most textbooks.",
+        "In my opinion, The Overstory is a masterpiece.",
+        "Since you enjoyed C# in Depth, you might also like Effective Java.",
+        "If you liked C# in Depth, try Clean Code next!",
+        "Readers who enjoyed C# in Depth often love The Pragmatic Programmer too.",
+        "A great next read would be Project Hail Mary.",
+        "Here it is in Python: for book in books: print(book.title)",
+        "Use const total = items.reduce((sum, item) => sum + item.price, 0);",
+    ],
+)
+def test_structural_off_topic_engagement_is_refused(reply):
+    verdict = check(reply)
+    assert OFF_TOPIC in verdict.codes, verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I hope you enjoy C# in Depth!",
+        "I'm so glad it arrived safely, it's a great read! Anything else I can help with?",
+        "I think your parcel will arrive within the next few days.",
+        "Honestly, the easiest option is to return C# in Depth and keep the rest.",
+        "Personally, I'd suggest starting the return soon so you're within the window.",
+        "You've picked 2 of the 3 books, which comes to $33.98.",
+        "Your total of $33.98 is 2 x $16.99 for the two copies.",
+        "The weather slowed the carrier; it was left with your neighbour, not at the hotel.",
+    ],
+)
+def test_ordinary_support_replies_are_not_structural_off_topic(reply):
+    verdict = check(reply)
+    assert verdict.allowed, verdict.detail
+
+
+# --- Names from the prompt are a leak ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I can use lookup_order, check_return_eligibility and initiate_return to help.",
+        "I'm not allowed to call initiate_return until the eligibility check passes.",
+        "My rules say I have to run the check return eligibility tool first.",
+        "I end every answer with send_reply and an intent like out_of_scope.",
+    ],
+)
+def test_naming_a_tool_or_an_intent_of_the_prompt_is_a_leak(reply):
+    verdict = check(reply, tool_results=ELIGIBLE)
+    assert PROMPT_LEAK in verdict.codes, verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "First I'll check whether your order is eligible for a return, then I'll prepare it for you to confirm.",
+        "I looked up your order and it was delivered.",
+        "Is jane_doe@example.com the email on the order?",
+    ],
+)
+def test_describing_the_steps_in_plain_words_is_not_a_leak(reply):
+    verdict = check(reply, tool_results=ELIGIBLE, customer_texts=["BK-10042, jane_doe@example.com"])
+    assert verdict.allowed, verdict.detail
 
 
 # --- Unsure signs flag, never block; intents ---------------------------------------------------------------

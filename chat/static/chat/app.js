@@ -20,7 +20,8 @@
   };
   const THREAD_KEY = "bookly.threadId";
   const SUPERSEDED_PREFIX = "bookly.superseded."; // + thread id: failed messages a retry replaced
-  const WAITING = new Set(["queued", "in_progress"]);
+  // While a run is in these, something other than the customer acts next: keep following it.
+  const WAITING = new Set(["queued", "in_progress", "awaiting_approval"]);
   const FAILED = new Set(["failed", "expired", "cancelled"]);
   const POLL_MIN_MS = 1000;
   const POLL_MAX_MS = 10000;
@@ -65,6 +66,11 @@
     offlineText: byId("offline-text"),
     suggestions: byId("suggestions"),
     newChat: byId("new-chat"),
+    handoff: byId("handoff"),
+    handoffBanner: byId("handoff-banner"),
+    handoffText: byId("handoff-text"),
+    progress: byId("typing-progress"),
+    typingLabel: document.querySelector("#typing .typing__label"),
   };
 
   const state = {
@@ -75,6 +81,9 @@
     shownMessages: new Set(),
     openCards: new Set(),
     throttledUntil: 0,
+    handedOff: false, // a person has the conversation: their replies arrive on the thread's updates
+    following: false, // the updates long-poll is running
+    lastMessageId: null, // the newest message this page knows of (where the updates continue from)
   };
 
   // --- Small helpers ------------------------------------------------------------------------
@@ -196,13 +205,14 @@
       clearTimeout(timer);
     }
     net.up();
+    if (response.status === 304) return { status: 304, data: null, etag: response.headers.get("ETag") };
     let data = null;
     try {
       data = text ? JSON.parse(text) : null;
     } catch {
       data = null;
     }
-    if (response.ok) return { status: response.status, data };
+    if (response.ok) return { status: response.status, data, etag: response.headers.get("ETag") };
     const error = new ApiError(response, data);
     if (error.status === 403 && error.code === "csrf_failed" && !csrfRetried) {
       state.csrf = null;
@@ -215,8 +225,18 @@
     return `${config.runsUrl}/${encodeURIComponent(runId)}${wait ? `?wait=${wait}` : ""}`;
   }
 
-  async function runGet(runId, wait = 0) {
-    const { data } = await api("GET", runUrl(runId, wait), { timeoutMs: (wait + 10) * 1000 });
+  /**
+   * GET a run. With a turn, its last copy's ETag goes along: a long-poll then also returns as
+   * soon as the run changes at all (a new progress step), and a 304 keeps the copy we have.
+   */
+  async function runGet(runId, wait = 0, turn = null) {
+    const headers = turn && turn.etag && turn.lastRun ? { "If-None-Match": turn.etag } : {};
+    const { status, data, etag } = await api("GET", runUrl(runId, wait), { headers, timeoutMs: (wait + 10) * 1000 });
+    if (status === 304) return turn.lastRun;
+    if (turn) {
+      turn.etag = etag;
+      turn.lastRun = data;
+    }
     return data;
   }
 
@@ -326,6 +346,11 @@
 
   function updateChrome() {
     ui.typing.hidden = state.waiting.size === 0;
+    // The latest fixed step the server wrote for a run we are waiting on ("Looking up your order").
+    const steps = [...state.waiting].map((turn) => turn.progress).filter(Boolean);
+    ui.progress.textContent = steps.length ? steps[steps.length - 1] : "";
+    const withTeam = [...state.waiting].some((turn) => turn.awaitingApproval);
+    ui.typingLabel.textContent = withTeam ? "Your return is with our team" : "Bookly is typing…";
     updateSlowNote();
     const hasMessages = ui.log.querySelector(".msg--user, .msg--bot:not(.msg--welcome)") !== null;
     ui.suggestions.hidden = hasMessages;
@@ -338,18 +363,23 @@
   function updateSlowNote() {
     clearTimeout(slowTimer);
     ui.slowNote.hidden = true;
-    if (state.waiting.size === 0) return;
-    const since = Math.min(...[...state.waiting].map((turn) => turn.waitingSince));
+    // A return waiting for our team is expected to take a while: it has its own label.
+    const working = [...state.waiting].filter((turn) => !turn.awaitingApproval);
+    if (working.length === 0) return;
+    const since = Math.min(...working.map((turn) => turn.waitingSince));
     const left = since + SLOW_AFTER_MS - Date.now();
     if (left > 0) slowTimer = setTimeout(updateSlowNote, left);
     else ui.slowNote.hidden = false;
   }
 
-  function messageRow(role, content, createdAt) {
-    const who = role === "user" ? "You said:" : "Bookly said:";
-    const row = el("div", { className: `msg msg--${role === "user" ? "user" : "bot"}` });
+  function messageRow(role, content, createdAt, author = null) {
+    const staff = role === "staff";
+    const who = role === "user" ? "You said:" : staff ? `${author} from Bookly support said:` : "Bookly said:";
+    const kind = role === "user" ? "msg--user" : staff ? "msg--bot msg--staff" : "msg--bot";
+    const row = el("div", { className: `msg ${kind}` });
     const bubble = el("div", { className: "msg__bubble" }, [
       el("span", { className: "visually-hidden", text: who }),
+      staff ? el("p", { className: "msg__author", text: `${author} · Bookly support`, attrs: { "aria-hidden": "true" } }) : null,
       el("p", { className: "msg__text", text: content }),
     ]);
     const meta = el("div", { className: "msg__meta" }, [
@@ -362,7 +392,8 @@
   function appendAssistant(message) {
     if (!message || state.shownMessages.has(message.id)) return;
     state.shownMessages.add(message.id);
-    const row = messageRow("assistant", message.content, message.created_at);
+    state.lastMessageId = message.id;
+    const row = messageRow(message.role, message.content, message.created_at, message.author);
     row.dataset.messageId = message.id;
     ui.log.append(row);
     updateChrome();
@@ -382,6 +413,11 @@
       this.runId = null;
       this.generation = state.generation;
       this.decided = new Set(); // action ids answered from this page
+      this.etag = null; // of the last copy of the run, sent as If-None-Match on the next long-poll
+      this.lastRun = null;
+      this.progress = ""; // the run's latest step, shown under the typing indicator
+      this.card = null; // the confirmation card this page answered for this turn
+      this.awaitingApproval = false;
       this.quiet = false; // a pending confirmation the customer moved on from: no error noise
       this.row = messageRow("user", content, createdAt);
       this.status = el("span", { className: "msg__status" });
@@ -401,6 +437,7 @@
 
     remember(messageId) {
       this.messageId = messageId;
+      state.lastMessageId = messageId;
       this.row.dataset.messageId = messageId;
       state.shownMessages.add(messageId);
     }
@@ -563,9 +600,10 @@
     let delay = POLL_MIN_MS;
     try {
       while (turn.current && mustKeepWaiting(turn, run)) {
+        showRunState(turn, run);
         try {
           if (longPoll && WAITING.has(run.status)) {
-            run = await runGet(run.id, config.longPollSeconds);
+            run = await runGet(run.id, config.longPollSeconds, turn);
           } else {
             await sleep(delay);
             delay = Math.min(delay * 2, POLL_MAX_MS);
@@ -588,6 +626,17 @@
     if (turn.current) settle(turn, run);
   }
 
+  /** What the customer sees while a run works: its latest step, and a confirmed return waiting for staff. */
+  function showRunState(turn, run) {
+    turn.progress = WAITING.has(run.status) ? run.progress || "" : "";
+    turn.awaitingApproval = run.status === "awaiting_approval";
+    if (run.status === "awaiting_approval" && turn.card) {
+      turn.card.awaited = true;
+      turn.card.setOutcome("Confirmed. Waiting for our team to approve this return.", "awaiting");
+    }
+    updateChrome();
+  }
+
   function mustKeepWaiting(turn, run) {
     if (WAITING.has(run.status)) return true;
     // Our decision was accepted but this read predates it: keep polling, don't show the card again.
@@ -596,6 +645,10 @@
   }
 
   function settle(turn, run) {
+    if (turn.card && turn.card.awaited && run.status === "completed") {
+      turn.card.setOutcome("Confirmed. Our team's decision is below.", "decided");
+    }
+    if (run.handed_off) enterHandoff();
     if (run.status === "completed") {
       appendAssistant(run.assistant_message);
     } else if (run.status === "requires_action") {
@@ -772,6 +825,7 @@
         body: { decision },
       });
       controls.setOutcome(decision === "confirm" ? "Return confirmed" : "Return cancelled", decision === "confirm" ? "confirmed" : "cancelled");
+      turn.card = controls;
       ui.input.focus();
       watch(turn, data || run); // the run goes on: long-poll it for the final reply
     } catch (error) {
@@ -858,10 +912,10 @@
     }
     const superseded = supersededIds(threadId);
     const visible = messages.filter((message) => !superseded.has(message.id));
-    const lastReply = visible.map((message) => message.role).lastIndexOf("assistant");
+    const lastReply = visible.map((message) => message.role !== "user").lastIndexOf(true);
     const unanswered = [];
     visible.forEach((message, index) => {
-      if (message.role === "assistant") {
+      if (message.role !== "user") {
         appendAssistant(message);
       } else if (index > lastReply) {
         unanswered.push(new Turn(message.content, { messageId: message.id, createdAt: message.created_at }));
@@ -873,6 +927,12 @@
       }
       if (message.action) showDecidedCard(message.action);
     });
+    if (visible.length) state.lastMessageId = visible[visible.length - 1].id;
+    withRetries(() => api("GET", `${config.threadsUrl}/${threadId}`))
+      .then(({ data }) => {
+        if (data.handoff && threadId === state.threadId) enterHandoff(data);
+      })
+      .catch(() => {});
     updateChrome();
     scrollToEnd(true);
     // Messages after the last reply may still be waiting, waiting for a confirmation, or failed.
@@ -882,6 +942,91 @@
         .then((run) => watch(turn, run))
         .catch(() => turn.showProblem("We couldn't check on this message.", "", () => retryAsNew(turn)));
     }
+  }
+
+  // --- Talking to a person (handoff) -------------------------------------------------------------
+
+  function handoffText(handoff) {
+    const hours = handoff && handoff.reply_within_hours;
+    return hours
+      ? `You're talking with our support team. A person will reply here, usually within ${hours} hours.`
+      : "You're talking with our support team. A person will reply here.";
+  }
+
+  /**
+   * A person has the conversation. Their replies are not answers to one run, so the page
+   * long-polls the thread's updates (new messages, or the thread handed back) instead.
+   */
+  function enterHandoff(thread = null) {
+    if (!state.handedOff || thread) ui.handoffText.textContent = handoffText(thread && thread.handoff);
+    state.handedOff = true;
+    ui.handoffBanner.hidden = false;
+    ui.handoff.disabled = true;
+    ui.handoff.textContent = "Waiting for a person";
+    if (!thread) {
+      // Told by a run: fetch how long the wait is likely to be.
+      api("GET", `${config.threadsUrl}/${state.threadId}`)
+        .then(({ data }) => {
+          if (data.handoff && state.handedOff) ui.handoffText.textContent = handoffText(data.handoff);
+        })
+        .catch(() => {});
+    }
+    followThread();
+  }
+
+  function leaveHandoff() {
+    state.handedOff = false;
+    ui.handoffBanner.hidden = true;
+    ui.handoff.disabled = false;
+    ui.handoff.textContent = "Talk to a person";
+  }
+
+  async function followThread() {
+    if (state.following) return;
+    state.following = true;
+    const generation = state.generation;
+    const threadId = state.threadId;
+    try {
+      while (state.handedOff && generation === state.generation) {
+        const after = state.lastMessageId ? `&after=${encodeURIComponent(state.lastMessageId)}` : "";
+        let data;
+        try {
+          ({ data } = await api("GET", `${config.threadsUrl}/${threadId}/updates?wait=${config.longPollSeconds}${after}`, {
+            timeoutMs: (config.longPollSeconds + 10) * 1000,
+          }));
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) return;
+          await net.pause();
+          continue;
+        }
+        if (generation !== state.generation) return;
+        for (const message of data.messages) {
+          if (message.role === "user") {
+            state.shownMessages.add(message.id);
+            state.lastMessageId = message.id;
+          } else {
+            appendAssistant(message);
+          }
+        }
+        if (!data.thread.handoff) leaveHandoff();
+      }
+    } finally {
+      state.following = false;
+    }
+  }
+
+  async function askForPerson() {
+    ui.handoff.disabled = true;
+    try {
+      const threadId = await ensureThread();
+      const { data } = await api("POST", `${config.threadsUrl}/${threadId}/handoff`);
+      if (data.message) appendAssistant(data.message);
+      enterHandoff(data.thread);
+    } catch (error) {
+      ui.handoff.disabled = false;
+      showNotice(error.message || "We couldn't reach our team just now. Please try again.", { kind: "handoff", hideAfterMs: 8000 });
+    }
+    ui.input.focus();
   }
 
   // --- Wiring -----------------------------------------------------------------------------------
@@ -909,6 +1054,7 @@
 
   function startOver() {
     state.generation += 1;
+    leaveHandoff();
     state.waiting.clear();
     state.openCards.clear();
     state.shownMessages.clear();
@@ -938,6 +1084,7 @@
     ui.input.focus();
   });
   ui.newChat.addEventListener("click", startOver);
+  ui.handoff.addEventListener("click", askForPerson);
 
   async function start() {
     if (!navigator.onLine) showOffline();
