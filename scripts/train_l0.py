@@ -9,7 +9,7 @@ feature vectors; refitted on the strongest features only, so the committed file 
 inference stays plain Python. Threshold: the lowest score at which, across k-fold
 cross-validation on the tuning part, the rules or the scorer flag at most 1 % of benign lines;
 the per-fold figures printed are the honest estimate of how the scorer does on text it has not
-seen. scikit-learn is needed here only, never at run time.
+seen. scikit-learn is needed here only, never at run time: `pip install -r requirements-train.txt`.
 """
 
 import argparse
