@@ -29,6 +29,7 @@ logger = logging.getLogger(__name__)
 
 CELERY_QUEUE = "celery"  # the default queue's Redis list; run_turn goes there
 QUEUE_DEPTH_MAX_AGE = 0.25  # seconds a process reuses the queue length it last read
+QUEUE_DEPTH_RETRY_AFTER_FAILURE = 5.0  # seconds it admits without asking after Redis failed to answer
 MESSAGE_POST_URL_NAME = "message-list"
 
 _queue_depth = {"value": 0, "read_at": float("-inf")}
@@ -55,6 +56,8 @@ def queue_depth() -> int:
             depth = get_redis_connection("default").llen(CELERY_QUEUE)
         except RedisError:
             logger.warning("could not read the queue length; admitting")
+            # This read blocks the event loop: while Redis is away, try again only now and then.
+            now += QUEUE_DEPTH_RETRY_AFTER_FAILURE
     _queue_depth.update(value=depth, read_at=now)
     return depth
 

@@ -30,7 +30,14 @@ from bookly_project.limits import client_address, limit_hit
 from chat import confirmations, handoff, notify, runs, selectors, services
 from chat.auth import customer_id_ensure, customer_id_get, session_rotate, session_rotate_for_verified_run
 from chat.models import Run, Thread
-from chat.schema import LIMIT_PARAMETER, MAX_OFFSET, RETRY_AFTER, WRITE_ERRORS, RunDetailSchema, errors_documented
+from chat.schema import (
+    LIMIT_PARAMETER,
+    MAX_OFFSET,
+    RETRY_AFTER,
+    WRITE_ERRORS,
+    RunDetailSchema,
+    errors_documented,
+)
 from chat.serializers import (
     MESSAGE_STATUS,
     ActionInputSerializer,
@@ -320,6 +327,7 @@ class RunActionApi(BaseApi):
 
 
 RUN_DETAIL_QUERY = frozenset({"wait"})
+THREAD_UPDATES_QUERY = frozenset({"after", "wait"})
 
 
 def _parse_wait(raw: str | None) -> float:
@@ -423,9 +431,12 @@ run_detail.initkwargs = {}
 class ThreadHandoffApi(BaseApi):
     @extend_schema(
         request=None,
-        responses=inline_serializer(
-            "HandoffAccepted", {"thread": ThreadSerializer(), "message": MessageSerializer(allow_null=True)}
-        ),
+        responses={
+            200: inline_serializer(
+                "HandoffAccepted", {"thread": ThreadSerializer(), "message": MessageSerializer(allow_null=True)}
+            ),
+            **errors_documented(*WRITE_ERRORS, 404),
+        },
     )
     def post(self, request: Request, thread_id: UUID) -> Response:
         """Ask for a person. Idempotent: once handed off, `message` (the notice) is null."""
@@ -445,12 +456,6 @@ def _customer_updates(request: HttpRequest, thread_id: UUID, after: UUID | None)
     return {"thread": thread_data(thread), "messages": [message_data(message) for message in messages]}
 
 
-@extend_schema(
-    responses=inline_serializer(
-        "ThreadUpdates", {"thread": ThreadSerializer(), "messages": MessageSerializer(many=True)}
-    ),
-    parameters=[OpenApiParameter("after", UUID), OpenApiParameter("wait", float)],
-)
 async def thread_updates(request: HttpRequest, thread_id: UUID) -> HttpResponse:
     """The thread and its messages after `after`; `?wait=N` (0–30 s) holds while a handed-off thread
     has nothing new, so staff replies reach the page as soon as they are written."""
@@ -459,6 +464,7 @@ async def thread_updates(request: HttpRequest, thread_id: UUID) -> HttpResponse:
         response["Allow"] = "GET, HEAD"
         return response
     try:
+        query_params_check(request, THREAD_UPDATES_QUERY)
         wait = _parse_wait(request.GET.get("wait"))
         after = _parse_after(request.GET.get("after"))
     except ApplicationError as error:
@@ -485,7 +491,7 @@ async def thread_updates(request: HttpRequest, thread_id: UUID) -> HttpResponse:
 
 
 def _parse_after(raw: str | None) -> UUID | None:
-    if not raw:
+    if raw is None:
         return None
     try:
         return UUID(raw)
@@ -493,6 +499,3 @@ def _parse_after(raw: str | None) -> UUID | None:
         raise ApplicationError(
             "invalid_input", "after must be a message id.", details={"fields": {"after": ["Must be a UUID."]}}
         ) from None
-
-
-# --- Health ------------------------------------------------------------------------------

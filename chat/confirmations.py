@@ -320,6 +320,8 @@ def approval_decide(*, approval_id, user, approve: bool, reason: str) -> ReturnA
             failure = ApplicationError(
                 "approval_expired", "This approval has expired; nothing was changed.", status=410
             )
+        elif not user.has_perm("guardrails.decide_returnapproval"):
+            raise ApplicationError("forbidden", "You are not allowed to decide returns.", status=403)
         elif approve and not can_approve_amount(user, approval.refund_amount):
             raise ApplicationError(
                 "approval_over_limit",

@@ -7,12 +7,12 @@ the async long-poll view that drf-spectacular cannot see on its own.
 from uuid import UUID
 
 from django.conf import settings
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chat.serializers import ErrorSerializer, RunSerializer
+from chat.serializers import ErrorSerializer, MessageSerializer, RunSerializer, ThreadSerializer
 
 MAX_OFFSET = 1_000_000  # the largest `offset` a list takes
 
@@ -71,3 +71,29 @@ class RunDetailSchema(APIView):
     )
     def get(self, request: Request, run_id: UUID) -> Response:
         raise NotImplementedError("served by run_detail")
+
+
+class ThreadUpdatesSchema(APIView):
+    """What the schema says about thread_updates (async, like run_detail)."""
+
+    @extend_schema(
+        operation_id="threads_updates_retrieve",
+        description="The thread and its messages after `after`; `wait` holds the request while a handed-off "
+        "thread has nothing new, so a staff reply reaches the page as soon as it is written.",
+        responses={
+            200: inline_serializer(
+                "ThreadUpdates", {"thread": ThreadSerializer(), "messages": MessageSerializer(many=True)}
+            ),
+            **errors_documented(400, 404, 503),
+        },
+        parameters=[
+            OpenApiParameter("after", UUID, description="The last message id the page has."),
+            OpenApiParameter(
+                "wait",
+                {"type": "number", "minimum": 0, "maximum": settings.LONG_POLL_MAX_SECONDS},
+                description="Seconds to hold the request while a handed-off thread has nothing new.",
+            ),
+        ],
+    )
+    def get(self, request: Request, thread_id: UUID) -> Response:
+        raise NotImplementedError("served by thread_updates")

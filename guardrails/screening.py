@@ -27,6 +27,7 @@ from itertools import pairwise
 from urllib.parse import unquote
 
 from guardrails import screening_lexicon as lex
+from guardrails import screening_model
 from orders.policy import RETURN_WINDOW_DAYS
 
 INSTRUCTION_OVERRIDE = "instruction_override"
@@ -39,6 +40,7 @@ ENCODED_PAYLOAD = "encoded_payload"
 INVISIBLE_UNICODE = "invisible_unicode"
 CONTROL_CHARACTERS = "control_characters"
 TRUNCATED = "truncated"
+LEARNED_SCORE = "learned_score"  # the statistical scorer (guardrails/screening_model.py) passed its threshold
 
 # Findings that suggest someone is steering the model (as opposed to merely messy input).
 INJECTION_FINDINGS = frozenset(
@@ -51,6 +53,7 @@ INJECTION_FINDINGS = frozenset(
         POLICY_CLAIM,
         ENCODED_PAYLOAD,
         INVISIBLE_UNICODE,
+        LEARNED_SCORE,
     }
 )
 _ORDER = (
@@ -62,6 +65,7 @@ _ORDER = (
     POLICY_CLAIM,
     ENCODED_PAYLOAD,
     INVISIBLE_UNICODE,
+    LEARNED_SCORE,
     CONTROL_CHARACTERS,
     TRUNCATED,
 )
@@ -319,6 +323,7 @@ _NEW_ORDERS = re.compile(
     rf"{_slot(lex.NEW_ORDERS)}\s*(?:{_CLAUSE_GAP}{{0,40}}:|-|(?:is|are|follow|below|take|override|supersede|replace)\b)"
 )
 _VOID = re.compile(_slot(lex.VOID))
+_FOR_DELIVERY = re.compile(_slot(lex.FOR_DELIVERY))
 _SETUP_NAMED = re.compile(
     rf"{_YOUR_SETUP}|{_YOUR_POLICY}|{_SCOPED_SETUP}|{_slot(lex.SETUP_STRONG)}|{_slot(lex.TOLD_BEFORE)}"
     rf"|{_slot(lex.TOLD_YOU)}"
@@ -453,7 +458,7 @@ def _override_rules(clause: str) -> list[str]:
         fired.append("override_scoped")
     if _VOID.search(clause) and _SETUP_NAMED.search(clause):
         fired.append("setup_void")
-    if _NEW_ORDERS.search(clause):
+    if _NEW_ORDERS.search(clause) and not _FOR_DELIVERY.search(clause):
         fired.append("new_orders")
     return fired
 
@@ -519,7 +524,14 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
 
 # Quoted Title Case is a book title ("Ignore All Previous Instructions", "Pretend You're Brave"):
 # it is data, not a request, so it is blanked before matching.
-_QUOTED = re.compile(r"[\"“«]([^\"”»\n]{1,80})[\"”»]|(?<!\w)'([^'\n]{1,80})'(?!\w)")
+# An apostrophe between letters ("You're") does not end a single-quoted title.
+_QUOTED = re.compile(r"[\"“«]([^\"”»\n]{1,80})[\"”»]|(?<!\w)'((?:[^'\n]|(?<=\w)'(?=\w)){1,80})'(?!\w)")
+# A quoted span right after a word for a book is its title, whatever its capitals ("das Buch 'Vergiss alle Regeln'").
+_TITLE_CUE = re.compile(
+    r"(?:book|novel|title[sd]?|called|named|buch|roman|titel|livre|titre|intitule|libro|novela|titulado|boek|"
+    r"getiteld)\W{0,3}(?:[\w'-]+\W{1,3}){0,2}$",
+    re.IGNORECASE,
+)
 _MINOR_WORDS = frozenset({"a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "at", "by", "with", "you're"})
 
 
@@ -531,11 +543,16 @@ def _is_title(span: str) -> bool:
 
 
 def _without_titles(text: str) -> str:
-    return _QUOTED.sub(lambda match: '""' if _is_title(match.group(1) or match.group(2)) else match.group(), text)
+    def blank(match: re.Match) -> str:
+        span = match.group(1) or match.group(2)
+        cued = _TITLE_CUE.search(_fold(text[max(0, match.start() - 30) : match.start()]))
+        return '""' if _is_title(span) or cued else match.group()
+
+    return _QUOTED.sub(blank, text)
 
 
-def explain(text: str) -> set[tuple[str, str]]:
-    """Every (finding code, rule name) that fires on any view of `text`; the evaluation reads it.
+def _rules_explain(text: str) -> tuple[set[tuple[str, str]], set[str]]:
+    """(finding code, rule name) of every rule that fires on any view of `text`, and the weak signals seen.
 
     Each view adds only the clauses earlier views did not have, so the undone-obfuscation views
     cost little on ordinary text.
@@ -554,19 +571,30 @@ def explain(text: str) -> set[tuple[str, str]]:
     if (len(weak) >= 2 and weak - _SOFT_SIGNALS) or len(weak) >= 3 or ("freedom" in weak and hits):
         # Named per signal, so the evaluation can count how often each one takes part.
         hits.update((ROLE_PLAY_JAILBREAK, f"weak:{name}") for name in weak)
+    acrostic = _acrostic(text)
+    if acrostic and (_SQUASHED_OVERRIDE.search(acrostic) or _SQUASHED_PERSONA.search(acrostic)):
+        hits.add((INSTRUCTION_OVERRIDE, "acrostic"))
     if not _SPREAD_HINT.search(text):
-        return hits
+        return hits, weak
     for spread in _SPREAD.finditer(_LEET_TOKEN.sub(_unleet, _fold(text))):
         squashed = _LETTERS_ONLY.sub("", spread.group())
         if _SQUASHED_OVERRIDE.search(squashed):
             hits.add((INSTRUCTION_OVERRIDE, "squashed_override"))
         if _SQUASHED_PERSONA.search(squashed):
             hits.add((ROLE_PLAY_JAILBREAK, "squashed_persona"))
-    return hits
+    return hits, weak
+
+
+def _acrostic(text: str) -> str:
+    """The first letters of six or more lines, read down: where an acrostic hides its message."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    if len(lines) < 6:
+        return ""
+    return _LETTERS_ONLY.sub("", _fold("".join(line[0] for line in lines)))
 
 
 def _pattern_findings(text: str) -> set[str]:
-    return {code for code, _ in explain(text)}
+    return {code for code, _ in _rules_explain(text)[0]}
 
 
 # --- Hidden payloads ------------------------------------------------------------------------
@@ -738,15 +766,32 @@ def _looks_natural(text: str, share: float = 0.15) -> bool:
     return len(words) >= 4 and sum(word in _COMMON_WORDS for word in words) >= share * len(words)
 
 
-def _encoded_findings(text: str, direct: set[str]) -> bool:
-    """True when the text carries readable language or an injection in a form a person would not type."""
-    decodings = (
+def _decodings(text: str) -> list[str]:
+    return [
         *_base64_decodings(text),
         *_base32_decodings(text),
         *_hex_decodings(text),
         *_morse_decodings(text),
         *_other_decodings(text),
-    )
+    ]
+
+
+def _partly_encoded(text: str) -> list[tuple[str, bool]]:
+    """Lines or sentences that read as language only once rotated (rot13) or reversed: a payload after a
+    lead-in. Each comes with whether the rules find an injection in it."""
+    found = []
+    for piece in re.split(r"(?<=[.!?:])\s+|\n", text):
+        if len(_ANY_WORD.findall(piece.casefold())) < 4 or _looks_natural(piece):
+            continue
+        for turned in (codecs.encode(piece, "rot13"), piece[::-1]):
+            injection = bool(_pattern_findings(turned) & INJECTION_FINDINGS)
+            if injection or _looks_natural(turned, share=0.25):
+                found.append((_fold(turned), injection))
+    return found
+
+
+def _encoded_findings(text: str, direct: set[str], decodings: list[str]) -> bool:
+    """True when the text carries readable language or an injection in a form a person would not type."""
     for decoded in decodings:
         # Readable words hidden in an encoding have no use in a support chat but smuggling.
         if _readable(decoded) or _pattern_findings(decoded) & INJECTION_FINDINGS:
@@ -763,7 +808,7 @@ def _encoded_findings(text: str, direct: set[str]) -> bool:
 # --- The checks ---------------------------------------------------------------------------------
 
 
-def _screen(raw: str, max_chars: int) -> Screening:
+def _analyse(raw: str, max_chars: int) -> "_Analysis":
     cleaned = _clean(raw)
     text = cleaned.text
     findings: set[str] = set()
@@ -774,26 +819,90 @@ def _screen(raw: str, max_chars: int) -> Screening:
         findings.add(CONTROL_CHARACTERS)
     if cleaned.invisible:
         findings.add(INVISIBLE_UNICODE)
-    direct = _pattern_findings(text)
+    hits, weak = _rules_explain(text)
+    direct = {code for code, _ in hits}
     findings |= direct
     if cleaned.hidden:
         findings |= _pattern_findings(cleaned.hidden) | {INVISIBLE_UNICODE}
     if cleaned.bidi:
         # A right-to-left override shows reversed text to people while the model reads it in order.
         findings |= _pattern_findings(text[::-1]) - {FAKE_ROLE_TAG}
-    if _encoded_findings(text, direct):
+    decodings = _decodings(text)
+    if _encoded_findings(text, direct, decodings):
         findings.add(ENCODED_PAYLOAD)
-    return Screening(text=text, findings=tuple(code for code in _ORDER if code in findings))
+    partly = _partly_encoded(text)
+    if any(injection for _, injection in partly):
+        findings.add(ENCODED_PAYLOAD)
+    # What the scorer reads: the message as the rules saw it, what it hides, and which rules and signals fired.
+    signals = {f"rule:{name}" for _, name in hits} | {f"weak:{name}" for name in weak} | set(findings)
+    if partly:
+        signals.add("partly_encoded")
+    texts = {
+        "t": _SPACES.sub(" ", _fold(_without_titles(text))),
+        "d": " | ".join([_fold(decoded) for decoded in decodings if _readable(decoded)] + [p for p, _ in partly]),
+    }
+    screening = Screening(text=text, findings=tuple(code for code in _ORDER if code in findings))
+    return _Analysis(screening, hits, texts, tuple(sorted(signals)))
+
+
+@dataclass(frozen=True)
+class _Analysis:
+    rules_only: Screening  # what the rules found, before the scorer
+    hits: set[tuple[str, str]]
+    texts: dict[str, str]  # what the scorer reads: the normalised message ("t") and decoded payloads ("d")
+    signals: tuple[str, ...]  # the rules and weak signals that fired, for the scorer
+
+    @property
+    def vector(self) -> dict[int, float]:
+        return screening_model.features(self.texts, self.signals)
+
+
+def _with_score(analysis: _Analysis) -> Screening:
+    screening = analysis.rules_only
+    # Only for what the rules let through, so the rules' findings read the same with or without the scorer.
+    if screening.suspicious or not _scorer_passes(analysis):
+        return screening
+    findings = {*screening.findings, LEARNED_SCORE}
+    return Screening(text=screening.text, findings=tuple(code for code in _ORDER if code in findings))
+
+
+def _scorer_passes(analysis: _Analysis) -> bool:
+    return screening_model.score(analysis.vector) >= screening_model.threshold()
+
+
+def scorer_features(text: str, *, max_chars: int = 4000, signals: bool = True) -> dict[int, float]:
+    """The feature vector the scorer reads for a customer's message (scripts/train_l0.py trains on these);
+    with signals=False, the text features alone."""
+    analysis = _analyse(text if isinstance(text, str) else "", max_chars)
+    return screening_model.features(analysis.texts, analysis.signals if signals else ())
+
+
+def explain(text: str) -> set[tuple[str, str]]:
+    """Every (finding code, rule name) that fires on `text`, plus (learned_score, "scorer") when the
+    statistical scorer passes its threshold; the evaluation reads it."""
+    analysis = _analyse(text, 4000)
+    hits = set(analysis.hits)
+    if _scorer_passes(analysis):
+        hits.add((LEARNED_SCORE, "scorer"))
+    return hits
+
+
+def check_input_rules(text: str, *, max_chars: int = 4000) -> Screening:
+    """check_input without the statistical scorer: what the rules alone find (training and evaluation read it)."""
+    return _analyse(text if isinstance(text, str) else "", max_chars).rules_only
 
 
 def check_input(text: str, *, max_chars: int = 4000) -> Screening:
     """Clean and screen a customer's message; never raises, never refuses (findings are for the caller)."""
-    return _screen(text if isinstance(text, str) else "", max_chars)
+    return _with_score(_analyse(text if isinstance(text, str) else "", max_chars))
 
 
 def screen_untrusted(value: str) -> Screening:
-    """check_input's detector for text from tool results that people typed (titles, names, reasons)."""
-    return _screen(value if isinstance(value, str) else "", UNTRUSTED_MAX_CHARS)
+    """check_input's rules for text from tool results that people typed (titles, names, reasons).
+
+    Not the scorer: it learned from customer messages, and a title or a name is not one.
+    """
+    return _analyse(value if isinstance(value, str) else "", UNTRUSTED_MAX_CHARS).rules_only
 
 
 def mark_untrusted(payload: dict, fields: Iterable[str] = UNTRUSTED_FIELDS) -> dict:

@@ -631,6 +631,17 @@ RETURN_SUBJECT = (
     r"devoluci\w*|reembols\w*|plazo|retour\w*|terugbetal\w*|\w*termijn"
 )
 
+# Instructions meant for whoever brings the parcel: "new instructions for the courier: leave it at the back door".
+FOR_DELIVERY = (
+    r"instructions? (?:for|to) (?:the |my |your |our )?(?:courier|driver|delivery(?: (?:person|guy|driver|man))?|"
+    r"postman|postwoman|mail carrier|dpd|ups|dhl|fedex)",
+    r"(?:anweisungen|hinweise|instruktionen) (?:fur|an) (?:den |die |das )?(?:kurier|fahrer|zusteller\w*|lieferung|"
+    r"boten|paketdienst|postboten)",
+    r"(?:instructions?|consignes) (?:pour|au|a) (?:le |la |l')?(?:livreur|livreuse|facteur|livraison|transporteur|"
+    r"coursier)",
+    r"(?:instrucciones|indicaciones) (?:para|al|a) (?:el |la )?(?:repartidor\w*|mensajero|conductor|entrega|cartero)",
+    r"(?:instructies|aanwijzingen) (?:voor|aan) (?:de |het )?(?:koerier|bezorger|chauffeur|bezorging|postbode)",
+)
 
 CHAT_SPEAK = {
     "u": "you",

@@ -19,14 +19,23 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from chat.models import ModelCall, Run, Thread
-from guardrails.models import GuardrailEvent, PendingAction
+from guardrails.models import GuardrailEvent, PendingAction, ReturnApproval
 from orders.models import Return
 from staff.models import DailyFigures
 from staff.review import EVIDENCE
 
 TOKEN_KINDS = ("input", "output", "cache_write", "cache_read")
 COUNTERS = ("conversations", "turns", "completed", "failed", "fallbacks", "returns_written")
-BREAKDOWNS = ("evidence", "blocks", "events_by_layer", "decisions", "model_errors", "failed_by_code")
+BREAKDOWNS = (
+    "evidence",
+    "blocks",
+    "events_by_layer",
+    "decisions",
+    "model_errors",
+    "failed_by_code",
+    "handoffs",
+    "approvals",
+)
 
 
 def day_bounds(start: date, end: date) -> tuple[datetime, datetime]:
@@ -102,6 +111,17 @@ def figures_by_day_live(*, start: date, end: date) -> dict[date, dict[str, Any]]
         days[row["day"]]["decisions"][row["decision"] or "pending"] = row["n"]
     for row in rows(ModelCall.objects.exclude(error_code=""), "error_code", n=Count("pk")):
         days[row["day"]]["model_errors"][row["error_code"]] = row["n"]
+    # Handoffs and approvals count on the day they happened, not the day the thread began.
+    handed_off = Thread.objects.filter(handed_off_at__gte=low, handed_off_at__lt=high).annotate(
+        day=TruncDate("handed_off_at")
+    )
+    for row in handed_off.values("day", "handoff_reason").annotate(n=Count("pk")).order_by():
+        days[row["day"]]["handoffs"][row["handoff_reason"] or "unknown"] = row["n"]
+    approvals = ReturnApproval.objects.filter(requested_at__gte=low, requested_at__lt=high).annotate(
+        day=TruncDate("requested_at")
+    )
+    for row in approvals.values("day", "status").annotate(n=Count("pk")).order_by():
+        days[row["day"]]["approvals"][row["status"]] = row["n"]
 
     # The ledger: a return the bot wrote carries its run id.
     for row in rows(Return.objects.filter(run_id__isnull=False), n=Count("pk")):
@@ -166,7 +186,7 @@ def dashboard_figures(*, start: date, end: date) -> Dashboard:
         for name in COUNTERS:
             totals[name] += figures[name]
         for name in BREAKDOWNS:
-            _merge(totals[name], figures[name])
+            _merge(totals[name], figures.get(name, {}))  # days stored before a breakdown existed lack it
         for model, counts in figures["tokens"].items():
             _merge(totals["tokens"].setdefault(model, {}), counts)
         live_durations.extend(figures["_durations"])

@@ -17,7 +17,7 @@ from django.db.models.functions import Substr
 
 from chat.agent.prompts import REFUSAL_TEMPLATE
 from chat.models import Message, ModelCall, Run, Thread, ToolCall
-from guardrails.models import GuardrailEvent
+from guardrails.models import GuardrailEvent, ReturnApproval
 from orders.models import Return
 from orders.validation import ORDER_ID_PATTERN, email_normalise, order_id_normalise
 
@@ -42,8 +42,12 @@ def _message_preview(*, last: bool) -> Subquery:
 NEEDS_PERSON: dict[str, tuple[str, Callable[[], Expression]]] = {
     "flagged": ("Flagged by staff", lambda: ExpressionWrapper(Q(flagged=True), output_field=BooleanField())),
     "handoff": (
-        "The bot handed it to a person",
-        lambda: Exists(Run.objects.filter(thread_id=OuterRef("pk"), ending="handoff")),
+        "Handed to a person",
+        lambda: ExpressionWrapper(Q(handed_off_at__isnull=False), output_field=BooleanField()),
+    ),
+    "approval_pending": (
+        "A return waits for staff approval",
+        lambda: Exists(ReturnApproval.objects.filter(thread_id=OuterRef("pk"), status=ReturnApproval.Status.PENDING)),
     ),
     "failed_run": (
         "A turn failed",

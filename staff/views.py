@@ -40,10 +40,10 @@ class DashboardRangeForm(forms.Form):
         return data
 
 
-def _list_url(name: str, start: date, end: date, **filters: str) -> str:
-    """An admin list filtered to the records behind a figure, over the dashboard's range."""
+def _list_url(name: str, start: date, end: date, *, field: str = "created_at", **filters: str) -> str:
+    """An admin list filtered to the records behind a figure, over the dashboard's range (on `field`)."""
     low, high = day_bounds(start, end)
-    query = {**filters, "created_at__gte": low.isoformat(), "created_at__lt": high.isoformat()}
+    query = {**filters, f"{field}__gte": low.isoformat(), f"{field}__lt": high.isoformat()}
     return f"{reverse(f'admin:{name}_changelist')}?{urlencode(query)}"
 
 
@@ -76,6 +76,14 @@ def _links(dashboard: Dashboard) -> dict:
                 _list_url("guardrails_pendingaction", start, end, decision="" if decision == "pending" else decision),
             )
             for decision, count in sorted(totals["decisions"].items())
+        ],
+        "handoffs": [
+            (reason, count, _list_url("chat_handedoffthread", start, end, handoff_reason=reason, field="handed_off_at"))
+            for reason, count in sorted(totals["handoffs"].items(), key=lambda item: -item[1])
+        ],
+        "approvals": [
+            (status, count, _list_url("guardrails_returnapproval", start, end, status=status, field="requested_at"))
+            for status, count in sorted(totals["approvals"].items())
         ],
         "conversations": _list_url("chat_thread", start, end),
         "turns": runs(),

@@ -8,7 +8,7 @@ process's long-polls. Staff act through the same services the admin calls.
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
 from playwright.sync_api import expect
 
@@ -31,7 +31,10 @@ def demo_orders(transactional_db):
 
 @pytest.fixture
 def dana(transactional_db) -> User:
-    return User.objects.create_user("dana", "dana@example.com", "pw-not-used-123", first_name="Dana", is_staff=True)
+    """A support agent who may decide held returns (up to SUPPORT_AGENT_APPROVAL_LIMIT)."""
+    user = User.objects.create_user("dana", "dana@example.com", "pw-not-used-123", first_name="Dana", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="decide_returnapproval"))
+    return User.objects.get(pk=user.pk)  # a fresh instance: permissions are cached per instance
 
 
 def test_a_return_waits_for_our_team_and_the_outcome_follows_on_the_same_page(chat_page, worker, demo_orders, dana):

@@ -62,6 +62,8 @@ EXPECTED_ERRORS = {
     ("get", "/api/v1/runs/{run_id}"): {"400", "404", "503"},
     ("post", "/api/v1/runs/{run_id}/cancel"): {"400", "403", "404", "413", "415", "503"},
     ("post", "/api/v1/runs/{run_id}/actions/{action_id}"): {"400", "403", "404", "409", "410", "413", "415", "503"},
+    ("post", "/api/v1/threads/{thread_id}/handoff"): {"400", "403", "404", "413", "415", "503"},
+    ("get", "/api/v1/threads/{thread_id}/updates"): {"400", "404", "503"},
 }
 
 

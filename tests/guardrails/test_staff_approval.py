@@ -14,6 +14,7 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.utils import timezone
 
+from bookly_project.errors import ApplicationError
 from chat import confirmations, runs
 from chat.models import Run, ToolCall
 from guardrails.checks import check_staff_approval
@@ -64,7 +65,10 @@ def approval_policy(set_policy):
 
 @pytest.fixture
 def agent_user(db) -> User:
-    return User.objects.create_user("dana", "dana@example.com", "pw-not-used-123", first_name="Dana", is_staff=True)
+    """A support agent: may decide held returns up to SUPPORT_AGENT_APPROVAL_LIMIT."""
+    user = User.objects.create_user("dana", "dana@example.com", "pw-not-used-123", first_name="Dana", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="decide_returnapproval"))
+    return User.objects.get(pk=user.pk)  # a fresh instance: permissions are cached per instance
 
 
 # --- The rules -----------------------------------------------------------------------------------
@@ -231,6 +235,9 @@ def test_two_simultaneous_approvals_write_exactly_one_return(scripted, demo_orde
     confirmations.action_decide(run=run, action_id=action.id, decision="confirm")
     approval_id = ReturnApproval.objects.get().id
     users = [User.objects.create_user(name, f"{name}@example.com", "pw-not-used-123") for name in ("dana", "eli")]
+    for user in users:
+        user.user_permissions.add(Permission.objects.get(codename="decide_returnapproval"))
+    users = [User.objects.get(pk=user.pk) for user in users]  # fresh instances: permissions are cached
 
     def approve(user: User):
         return lambda: (
@@ -383,11 +390,10 @@ def test_the_admin_refuses_a_decision_without_a_reason(alice, scripted, demo_ord
 
 
 @pytest.mark.parametrize("action", ["approve", "decline"])
-def test_a_staff_member_without_the_permission_cannot_decide(
-    alice, scripted, demo_orders, approval_policy, agent_user, action
-):
+def test_a_staff_member_without_the_permission_cannot_decide(alice, scripted, demo_orders, approval_policy, action):
     confirmed(alice, scripted)
-    client = admin_client(with_permissions(agent_user, "view_returnapproval"))
+    viewer = User.objects.create_user("vic", "vic@example.com", "pw-not-used-789", is_staff=True)
+    client = admin_client(with_permissions(viewer, "view_returnapproval"))
     listing = client.get("/admin/guardrails/returnapproval/").content.decode()
     assert "BK-10042" in listing and f'value="{action}"' not in listing
 
@@ -441,7 +447,6 @@ def test_staff_set_the_approval_rules_on_the_policy_page(db):
         f"/admin/guardrails/guardrailpolicy/{policy.pk}/change/",
         {
             "returns_enabled": "on",
-            "allowed_tools": "[]",
             "confirmation_mode": "always",
             "confirm_above_amount": "0.00",
             "max_refund_without_human": "200.00",
@@ -466,3 +471,21 @@ def test_staff_set_the_approval_rules_on_the_policy_page(db):
         24,
     )
     assert policy.staff_approval_always is False
+
+
+def test_only_staff_allowed_to_decide_can_approve_and_agents_only_up_to_their_limit(
+    alice, scripted, demo_orders, approval_policy, agent_user, settings
+):
+    confirmed(alice, scripted)
+    approval = ReturnApproval.objects.get()
+    outsider = User.objects.create_user("olly", "olly@example.com", "pw-not-used-456", is_staff=True)
+
+    with pytest.raises(ApplicationError) as refused:
+        confirmations.approval_decide(approval_id=approval.id, user=outsider, approve=True, reason="looks fine")
+    assert (refused.value.status, refused.value.code) == (403, "forbidden")
+    settings.SUPPORT_AGENT_APPROVAL_LIMIT = Decimal("10.00")  # below The Goldfinch's 16.99
+    with pytest.raises(ApplicationError) as over:
+        confirmations.approval_decide(approval_id=approval.id, user=agent_user, approve=True, reason="looks fine")
+    assert (over.value.status, over.value.code) == (403, "approval_over_limit")
+    assert not Return.objects.exists()
+    assert ReturnApproval.objects.get().status == ReturnApproval.Status.PENDING

@@ -9,10 +9,12 @@ from django.utils import timezone
 
 from chat.agent.llm import ModelError
 from chat.models import ModelCall, Run
-from guardrails.models import GuardrailEvent
+from guardrails.models import GuardrailEvent, GuardrailPolicy
+from guardrails.services import policy_cache_clear
 from staff.dashboard import cost_usd, dashboard_figures, percentile
 from tests.fakes import text_reply, tool_use_reply
 from tests.guardrails.conftest import DONE, return_call
+from tests.guardrails.test_staff_approval import APPROVAL_POLICY, confirmed
 from tests.staff.conftest import OFF_TOPIC, ORDER_STATUS, SHIPPING, bot_return
 
 pytestmark = pytest.mark.django_db
@@ -172,3 +174,27 @@ def test_a_handoff_counts_as_a_resolution_and_links_to_its_turn(lead, scripted, 
     links = figure_links(lead.get(DASHBOARD).content.decode())
     runs = lead.get(links["Handed to a person"]).context["cl"].result_list
     assert [run.ending for run in runs] == ["handoff"]
+
+
+def test_handoffs_count_by_reason_and_link_to_the_handoff_queue(lead, alice):
+    for _ in range(2):
+        thread_id = alice.new_thread()
+        assert alice.post(f"/api/v1/threads/{thread_id}/handoff").status_code == 200
+
+    page = lead.get(DASHBOARD).content.decode()
+    assert dashboard_figures(start=timezone.localdate(), end=timezone.localdate()).totals["handoffs"] == {
+        "customer_asked": 2
+    }
+    threads = lead.get(figure_links(page)["customer_asked"]).context["cl"].result_list
+    assert len(threads) == 2
+
+
+def test_staff_approvals_count_by_decision_and_link_to_the_approval_queue(lead, alice, scripted, demo_orders):
+    GuardrailPolicy.objects.update_or_create(pk=1, defaults=APPROVAL_POLICY)
+    policy_cache_clear()
+    confirmed(alice, scripted)
+
+    page = lead.get(DASHBOARD).content.decode()
+    assert dashboard_figures(start=timezone.localdate(), end=timezone.localdate()).totals["approvals"] == {"pending": 1}
+    approvals = lead.get(figure_links(page)["pending"]).context["cl"].result_list
+    assert [approval.order_id for approval in approvals] == ["BK-10042"]

@@ -6,6 +6,7 @@ where a failure is needed); the admin is read through the real views.
 
 import re
 from decimal import Decimal
+from uuid import UUID
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -14,9 +15,11 @@ from django.test.utils import CaptureQueriesContext
 
 from chat.agent.llm import ModelError
 from chat.models import Run, Thread
-from guardrails.models import GuardrailEvent
+from guardrails.models import GuardrailEvent, GuardrailPolicy, ReturnApproval
+from guardrails.services import policy_cache_clear
 from orders.models import Order, Return
 from tests.fakes import text_reply, tool_use_reply
+from tests.guardrails.test_staff_approval import APPROVAL_POLICY, confirmed
 from tests.staff.conftest import MARIA, OFF_TOPIC, ORDER_STATUS, SHIPPING, bot_return
 
 pytestmark = pytest.mark.django_db
@@ -83,6 +86,7 @@ def test_the_thread_list_shows_customer_order_preview_status_and_last_activity(l
 def test_the_thread_list_costs_the_same_queries_for_30_threads_as_for_3(lead, conversation):
     for index in range(3):
         conversation(ORDER_STATUS, owner=f"few-{index}")
+    lead.get("/admin/chat/thread/")  # the first page after login also saves the session: not per row
     with CaptureQueriesContext(connection) as few:
         assert len(listed(lead.get("/admin/chat/thread/"))) == 3
     for index in range(27):
@@ -298,3 +302,13 @@ def test_a_pending_action_page_shows_its_preview_and_effect_as_indented_json(lea
     page = lead.get(f"/admin/guardrails/pendingaction/{action.pk}/change/").content.decode()
     assert '<pre class="staff-json">{\n  &quot;' in page
     assert "&quot;order_id&quot;: &quot;BK-10042&quot;" in page
+
+
+def test_a_thread_whose_return_waits_for_approval_is_in_the_queue_until_decided(lead, alice, scripted, demo_orders):
+    GuardrailPolicy.objects.update_or_create(pk=1, defaults=APPROVAL_POLICY)
+    policy_cache_clear()
+    run = confirmed(alice, scripted)
+
+    assert listed(lead.get("/admin/chat/thread/", {"needs": "approval_pending"})) == [UUID(run["thread_id"])]
+    ReturnApproval.objects.update(status=ReturnApproval.Status.DECLINED)
+    assert listed(lead.get("/admin/chat/thread/", {"needs": "approval_pending"})) == []

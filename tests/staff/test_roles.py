@@ -21,6 +21,8 @@ POLICY_FORM = {
     "max_refund_without_human": "150.00",
     "returns_per_thread": "2",
     "turns_per_thread": "30",
+    "staff_approval_period_days": "30",
+    "staff_approval_ttl_hours": "48",
 }
 
 
