@@ -36,6 +36,7 @@ from chat.schema import (
     RETRY_AFTER,
     WRITE_ERRORS,
     RunDetailSchema,
+    ThreadUpdatesSchema,
     errors_documented,
 )
 from chat.serializers import (
@@ -499,3 +500,8 @@ def _parse_after(raw: str | None) -> UUID | None:
         raise ApplicationError(
             "invalid_input", "after must be a message id.", details={"fields": {"after": ["Must be a UUID."]}}
         ) from None
+
+
+# As for run_detail: drf-spectacular documents the async view through a DRF stand-in.
+thread_updates.cls = ThreadUpdatesSchema
+thread_updates.initkwargs = {}
