@@ -19,7 +19,7 @@ from chat.selectors import thread_usage
 from guardrails.models import (
     ReturnApproval,
 )
-from staff.display import error_mark, json_pretty, thread_link
+from staff.display import ReadOnlyAdmin, error_mark, json_pretty, thread_link
 from staff.review import (
     EVIDENCE,
     NEEDS_PERSON,
@@ -418,7 +418,7 @@ class ApprovalDecisionForm(forms.Form):
 
 
 @admin.register(ReturnApproval)
-class ReturnApprovalAdmin(admin.ModelAdmin):
+class ReturnApprovalAdmin(ReadOnlyAdmin):
     list_display = [
         "requested_at",
         "order_id",
@@ -449,15 +449,6 @@ class ReturnApprovalAdmin(admin.ModelAdmin):
         "result_code",
     ]
     readonly_fields = fields
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     def has_decide_permission(self, request) -> bool:
         return request.user.has_perm("guardrails.decide_returnapproval")

@@ -14,7 +14,7 @@ from guardrails.models import (
     registered_tool_names,
 )
 from guardrails.policy_versions import POLICY_FIELDS, policy_restore, policy_save
-from staff.display import admin_link, json_dumps, json_pretty, thread_link
+from staff.display import ReadOnlyAdmin, admin_link, json_dumps, json_pretty, thread_link
 
 
 class GuardrailPolicyForm(forms.ModelForm):
@@ -99,7 +99,7 @@ class GuardrailPolicyAdmin(admin.ModelAdmin):
 
 
 @admin.register(PolicyVersion)
-class PolicyVersionAdmin(admin.ModelAdmin):
+class PolicyVersionAdmin(ReadOnlyAdmin):
     """The policy's history. Read-only; "Restore" applies a past version as a new one."""
 
     list_display = ["version", "changed_at", "changed_by_name", "changed_fields", "restored_from"]
@@ -111,15 +111,6 @@ class PolicyVersionAdmin(admin.ModelAdmin):
 
     class Media:
         css = {"all": ["staff/admin.css"]}
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     def has_restore_permission(self, request) -> bool:
         return request.user.has_perm("guardrails.change_guardrailpolicy")
@@ -154,17 +145,6 @@ class PolicyVersionAdmin(admin.ModelAdmin):
         policy = GuardrailPolicy.objects.order_by("pk").first()
         self.log_change(request, policy, f"Restored v{version.restored_from.version} as v{version.version}.")
         self.message_user(request, f"Restored as policy v{version.version}.", messages.SUCCESS)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 # What each code means, for staff reading an event; unknown codes are shown as they are.

@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 
+from staff.display import ReadOnlyAdmin
 from staff.models import DailyFigures
 
 # The review lists are wide (customer, order, preview, status, why, last activity): at 1400 px
@@ -13,18 +14,9 @@ admin.site.index_title = "Conversations, returns and guardrails"
 
 
 @admin.register(DailyFigures)
-class DailyFiguresAdmin(admin.ModelAdmin):
+class DailyFiguresAdmin(ReadOnlyAdmin):
     """Figures kept for days whose conversations retention deleted. Read-only."""
 
     list_display = ["day", "created_at"]
     date_hierarchy = "day"
     readonly_fields = ["day", "figures", "created_at"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

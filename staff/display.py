@@ -3,6 +3,7 @@
 import json
 from typing import Any
 
+from django.contrib import admin
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -38,3 +39,16 @@ def error_mark(is_error: bool) -> SafeString:
     if is_error:
         return mark_safe('<span class="staff-error" title="The call failed">✗ error</span>')
     return mark_safe('<span class="staff-ok">ok</span>')
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """A record staff look at but never add, edit or delete here (history, transcripts, decisions)."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
