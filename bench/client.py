@@ -41,6 +41,7 @@ class Counters:
     posts: int = 0
     polls: int = 0
     setup_requests: int = 0
+    csrf_refetches: int = 0  # a thread create refused with 403 csrf_failed, retried with a fresh token
     errors: dict = field(default_factory=dict)
 
     def error(self, code: str) -> None:
@@ -87,21 +88,31 @@ class Customer:
             cookie_jar=aiohttp.CookieJar(unsafe=True),
             timeout=aiohttp.ClientTimeout(total=self.poll_wait + 15, connect=10),
         )
+        await self.csrf_fetch()
+        await self.new_thread()
+
+    async def csrf_fetch(self) -> None:
+        """GET /api/v1/session: the session cookie and its CSRF token."""
         async with self.session.get(f"{self.base_url}/api/v1/session") as response:
             self.counters.setup_requests += 1
             response.raise_for_status()
             self.csrf = (await response.json())["csrf_token"]
-        await self.new_thread()
 
     async def new_thread(self) -> None:
-        async with self.session.post(
-            f"{self.base_url}/api/v1/threads", json={}, headers={"X-CSRFToken": self.csrf}
-        ) as response:
-            self.counters.setup_requests += 1
-            if response.status != 201:
-                raise RuntimeError(f"thread create answered {response.status}")
-            self.thread_id = (await response.json())["id"]
-            self.thread_turns = 0
+        for attempt in range(2):
+            async with self.session.post(
+                f"{self.base_url}/api/v1/threads", json={}, headers={"X-CSRFToken": self.csrf}
+            ) as response:
+                self.counters.setup_requests += 1
+                if response.status == 201:
+                    self.thread_id = (await response.json())["id"]
+                    self.thread_turns = 0
+                    return
+                if response.status != 403 or attempt:
+                    raise RuntimeError(f"thread create answered {response.status}")
+            # As the chat page does on csrf_failed: fetch the session's token again, retry once.
+            self.counters.csrf_refetches += 1
+            await self.csrf_fetch()
 
     async def close(self) -> None:
         if self.session is not None:
