@@ -34,6 +34,10 @@ def session_rotate(request: HttpRequest) -> None:
     a session id planted or seen before that moment is useless after it.
     """
     request.session.cycle_key()
+    # cycle_key stores the new key empty and fills it only when the response saves the session:
+    # save the contents (customer id, CSRF secret) now, so the next request finds them whatever
+    # order the response and the save complete in.
+    request.session.save()
 
 
 def session_rotate_for_verified_run(request: HttpRequest, run_id: str) -> None:
