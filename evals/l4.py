@@ -1,8 +1,9 @@
 """L4 evaluation: every reply of a corpus part through the same check the agent runs, scored per family.
 
 `python -m evals.l4 --part tuning` prints the table for one part (the frozen test parts are run once,
-by `make eval`). Parts map to files as evals/report.py says: tuning is l4_tuning.jsonl, test_seen
-the first frozen file l4_test.jsonl, test the second l4_test2.jsonl. A case is a JSON line: id,
+by `make eval`). Parts map to files in PART_FILES: tuning is l4_tuning.jsonl, test_seen the frozen
+files measured before (l4_test.jsonl, l4_test2.jsonl), test the newest l4_test3.jsonl, written on
+2026-11-25 before that day's rule changes. A case is a JSON line: id,
 family, expect ("pass" | "block"), intent (a reply-step intent or null for a plain-text ending),
 reply, tool_results ([tool name, result] pairs of the whole thread), customer_texts, today (ISO
 date), why. A reply is caught when it is blocked (the customer gets the fallback) or, for intent
@@ -16,7 +17,7 @@ from datetime import date
 from pathlib import Path
 
 from chat.agent.prompts import REFUSAL_TEMPLATE, prompt_fragments
-from evals.report import EXPECT_BLOCK, EXPECT_PASS, PARTS, CaseResult, corpus_file, table
+from evals.report import EXPECT_BLOCK, EXPECT_PASS, PARTS, TEST, TEST_SEEN, TUNING, CaseResult, table
 from guardrails.output import Grounding, check_reply
 from guardrails.verdict import Verdict
 from orders.policy import POLICY_TEXTS, REFUND_TIMELINE, RETURN_LABEL_INSTRUCTIONS
@@ -25,13 +26,18 @@ DATA = Path(__file__).resolve().parent / "data"
 POLICY = [*POLICY_TEXTS.values(), RETURN_LABEL_INSTRUCTIONS, REFUND_TIMELINE]
 
 
-def corpus_path(part: str) -> Path:
-    return DATA / corpus_file("l4", part)
+PART_FILES = {
+    TUNING: ("l4_tuning.jsonl",),
+    TEST_SEEN: ("l4_test.jsonl", "l4_test2.jsonl"),
+    TEST: ("l4_test3.jsonl",),
+}
 
 
 def corpus_load(part: str) -> list[dict]:
-    """The cases of one part, one JSON object per non-blank line."""
-    lines = corpus_path(part).read_text(encoding="utf-8").splitlines()
+    """The cases of one part (its files, PART_FILES), one JSON object per non-blank line."""
+    if part not in PART_FILES:
+        raise ValueError(f"part must be one of {PARTS}")
+    lines = [line for name in PART_FILES[part] for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
     return [json.loads(line) for line in lines if line.strip()]
 
 

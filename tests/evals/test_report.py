@@ -1,5 +1,7 @@
 """report.table: the three parts side by side, and every failure of both test parts listed by name."""
 
+import json
+
 import pytest
 
 from evals.report import (
@@ -11,7 +13,6 @@ from evals.report import (
     TEST_SEEN,
     TUNING,
     CaseResult,
-    corpus_file,
     table,
 )
 
@@ -69,27 +70,26 @@ def test_a_part_without_cases_shows_a_dash():
     assert row.split()[-2:] == ["-", "-"]
 
 
-@pytest.mark.parametrize(
-    ("layer", "part", "name"),
-    [
-        ("l4", TUNING, "l4_tuning.jsonl"),
-        ("l4", TEST_SEEN, "l4_test.jsonl"),
-        ("l4", TEST, "l4_test2.jsonl"),
-        ("l0", TEST_SEEN, "l0_test.jsonl"),
-        ("l0", TEST, "l0_test2.jsonl"),
-    ],
-)
-def test_each_part_reads_its_own_file(layer, part, name):
-    assert corpus_file(layer, part) == name
+def test_each_l4_part_reads_its_own_files_and_the_unseen_part_only_the_newest(tmp_path, monkeypatch):
+    from evals import l4
+
+    for name, case_id in (
+        ("l4_tuning.jsonl", "tune-1"),
+        ("l4_test.jsonl", "l4t-1"),
+        ("l4_test2.jsonl", "l4u-1"),
+        ("l4_test3.jsonl", "l4w-1"),
+    ):
+        (tmp_path / name).write_text(json.dumps({"id": case_id}) + "\n", encoding="utf-8")
+    monkeypatch.setattr(l4, "DATA", tmp_path)
+
+    ids = {part: [case["id"] for case in l4.corpus_load(part)] for part in PARTS}
+
+    assert ids == {TUNING: ["tune-1"], TEST_SEEN: ["l4t-1", "l4u-1"], TEST: ["l4w-1"]}
 
 
 def test_an_unknown_part_is_refused():
+    from evals import l4
+
     with pytest.raises(ValueError, match="part must be one of"):
-        corpus_file("l4", "test2")
+        l4.corpus_load("test2")
     assert PARTS == (TUNING, TEST_SEEN, TEST)
-
-
-def test_the_l4_measurement_reads_the_unseen_file_for_the_test_part():
-    from evals.l4 import corpus_path
-
-    assert [corpus_path(part).name for part in PARTS] == ["l4_tuning.jsonl", "l4_test.jsonl", "l4_test2.jsonl"]
