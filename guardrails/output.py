@@ -101,6 +101,7 @@ class Grounding:
     percents: frozenset[Decimal] = frozenset()
     tools_succeeded: frozenset[str] = frozenset()  # names of tools with a non-error result
     authors: frozenset[str] = frozenset()  # "I hope you enjoy Richard Osman's book" names no new work
+    policy_words: frozenset[str] = frozenset()  # the policy texts' words: in scope wherever a reply uses them
 
     @classmethod
     def from_sources(
@@ -152,6 +153,7 @@ class Grounding:
             percents=frozenset(facts.percents),
             tools_succeeded=frozenset(facts.tools_succeeded),
             authors=frozenset(facts.authors),
+            policy_words=policy.words,
         )
 
 
@@ -161,6 +163,7 @@ class _PolicyFacts(NamedTuple):
     percents: frozenset[Decimal]
     subject_durations: frozenset[tuple[str, int, int, str]]
     subject_amounts: frozenset[tuple[str, Decimal]]
+    words: frozenset[str]
 
 
 @lru_cache(maxsize=8)
@@ -175,8 +178,9 @@ def _policy_facts(policy_texts: tuple[str, ...]) -> _PolicyFacts:
             # Within its own statement, each end of a range is a figure of it ("up to 5 business days").
             subject_durations |= {(subject, low, high, unit), (subject, low, low, unit), (subject, high, high, unit)}
         subject_amounts |= set(_subject_amounts(text))
+    words = {word for text in policy_texts for word in _CONTENT_WORD.findall(text.lower())}
     return _PolicyFacts(
-        *(frozenset(found) for found in (amounts, durations, percents, subject_durations, subject_amounts))
+        *(frozenset(found) for found in (amounts, durations, percents, subject_durations, subject_amounts, words))
     )
 
 
@@ -328,6 +332,7 @@ def _item_titles(result: dict) -> set[str]:
 
 # --- Extracting facts from text -----------------------------------------------------------------
 
+_CONTENT_WORD = re.compile(r"[a-z][a-z'-]*[a-z]")
 _ORDER_ID = re.compile(r"(?<![A-Za-z0-9])BK[-\s]?(\d+)(?!\d)", re.IGNORECASE)
 _EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,63}")
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\d-])")
@@ -652,8 +657,8 @@ _RETURN_COMMITMENTS = _compile(patterns.RETURN_COMMITMENTS)
 _UNBACKED_COMMITMENTS = _compile(patterns.UNBACKED_COMMITMENTS)
 _INVENTED_POLICY = _compile(patterns.INVENTED_POLICY)
 _OFF_TOPIC_SURE = _compile(patterns.OFF_TOPIC_SURE)
-_OFF_TOPIC_HINTS = _compile(patterns.OFF_TOPIC_HINTS)
 _RETURN_PREPARED = re.compile(patterns.RETURN_PREPARED, re.IGNORECASE)
+_AGENT_ACTION = re.compile(patterns.AGENT_ACTION, re.IGNORECASE)
 _NEGATION = re.compile(patterns.NEGATION, re.IGNORECASE)
 _CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
 _FUTURE = re.compile(patterns.FUTURE, re.IGNORECASE)
@@ -664,9 +669,18 @@ _COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
 _OPINION_MARKER = re.compile(patterns.OPINION_MARKER, re.IGNORECASE)
 _LITERARY_JUDGEMENT = re.compile(patterns.LITERARY_JUDGEMENT, re.IGNORECASE)
 _REFUND_METHOD = re.compile(patterns.REFUND_METHOD_CLAIM, re.IGNORECASE)
+_NON_RETURNABLE = re.compile(patterns.NON_RETURNABLE, re.IGNORECASE)
+_RETURNABLE_CLAIM = re.compile(patterns.RETURNABLE_CLAIM, re.IGNORECASE)
+_NOT_RETURNABLE = re.compile(rf"{patterns.NOT_RETURNABLE}|{patterns.NEGATION}", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:but|however|although|though|while|whereas|only)\b|;", re.IGNORECASE)
+_CONDITIONAL_CLAUSE = re.compile(
+    r"\b(?:if|as long as|provided(?: that)?|unless|once|when|so long as)\b[^,;]*", re.IGNORECASE
+)
 _RECOMMENDATION = re.compile(patterns.RECOMMENDATION)
 _SUPPORT_ANCHOR = re.compile(patterns.SUPPORT_ANCHOR, re.IGNORECASE)
-_PLEASANTRY = re.compile(patterns.PLEASANTRY, re.IGNORECASE)
+_COURTESY = re.compile(patterns.COURTESY, re.IGNORECASE)
+_TO_CUSTOMER = re.compile(r"\b(?:you|your|yours|you'd|you're)\b", re.IGNORECASE)
+_FOREIGN_CLAUSE = re.compile(r"[,;:]")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
 _CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|so)\b", re.IGNORECASE)
 
@@ -776,6 +790,10 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 prepared = {title for order_id, title in grounding.pending_items | grounding.applied_returns}
                 if _conditional(sentence, match) and prepared and not _covers(prepared, titles, count):
                     unbacked.append("return_scope")
+                elif _conditional(sentence, match) and not prepared and _promised_on_other_terms(sentence):
+                    # "will be processed as soon as you hang up": a promise whose condition is not the
+                    # customer's confirmation, with no return prepared for them to confirm.
+                    unbacked.append(kind)
                 continue
             if all(order_id in grounding.pending_returns for order_id in orders) and (
                 _FUTURE.search(match.group()) or _AWAITING_CONFIRMATION.search(sentence)
@@ -805,6 +823,13 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 _claimed_count(_match_clause(sentence, match), orders, grounding),
             ):
                 unbacked.append("return_scope")
+        for match in _AGENT_ACTION.finditer(sentence):
+            verb = (match.group("verb") or match.group("past")).lower()
+            # A promise made on a condition is still a promise: only a negated or asked one is none.
+            if intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence):
+                continue  # the server renders the handoff itself
+            if verb not in patterns.AGENT_VERBS_BACKED and _conditional(sentence, match):
+                unbacked.append(f"action: {verb}")
         for kind, pattern in _UNBACKED_COMMITMENTS.items():
             match = pattern.search(sentence)
             if match is None or not _asserted(sentence, match):
@@ -815,6 +840,16 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 continue  # "your refund is issued once we receive the books": the policy, not a refund made
             unbacked.append(kind)
     return unbacked
+
+
+def _promised_on_other_terms(sentence: str) -> bool:
+    """A future return promised on a condition other than the customer's confirmation or the warehouse's receipt."""
+    return bool(
+        _FUTURE.search(sentence)
+        and not _AWAITING_CONFIRMATION.search(sentence)
+        and not _RECEIPT_CONDITION.search(sentence)
+        and not re.search(r"\b(?:if|whether)\b", sentence, re.IGNORECASE)
+    )
 
 
 def _allowed_durations(subjects: frozenset[str], grounding: Grounding) -> frozenset[tuple[int, int, str]]:
@@ -850,7 +885,24 @@ def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
             match = pattern.search(sentence)
             if match is not None and _asserted(sentence, match):
                 problems.append(name)
+        if _non_returnable_claimed(sentence):
+            problems.append("non_returnable_return")
     return problems
+
+
+def _non_returnable_claimed(sentence: str) -> bool:
+    """A part of the sentence says something non-returnable can be returned, not negated or excepted.
+
+    The sentence is read in contrasted parts ("X can be returned, but the audiobook can't"), each
+    without its condition ("as long as you haven't finished it"): a part that names a non-returnable
+    category and one that claims returnability, neither negated, make the claim.
+    """
+    if sentence.rstrip().endswith("?"):
+        return False
+    parts = [_CONDITIONAL_CLAUSE.sub(" ", part) for part in _CONTRAST.split(sentence)]
+    claimed = any(_RETURNABLE_CLAIM.search(part) and not _NOT_RETURNABLE.search(part) for part in parts)
+    named = any(_NON_RETURNABLE.search(part) and not _NOT_RETURNABLE.search(part) for part in parts)
+    return claimed and named
 
 
 def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
@@ -887,18 +939,39 @@ def _book_opinion(sentence: str) -> bool:
     return judgement is not None and not _NEGATION.search(_CLAUSE_BREAK.split(sentence[: judgement.start()])[-1])
 
 
+def _foreign_words(sentence: str, grounding: Grounding) -> int:
+    """Content words of a sentence about no part of Bookly support (patterns, "Scope").
+
+    A sentence with a support word is support. Otherwise each clause counts unless it is courtesy; a
+    question to the customer asks for what support needs. Words of the policy texts and the names of
+    the thread's authors are no foreign content.
+    """
+    if _SUPPORT_ANCHOR.search(sentence) or (sentence.rstrip().endswith("?") and _TO_CUSTOMER.search(sentence)):
+        return 0
+    lowered = sentence.lower()
+    for author in grounding.authors:
+        lowered = lowered.replace(author, " ")
+    return sum(
+        1
+        for clause in _FOREIGN_CLAUSE.split(lowered)
+        if not _COURTESY.search(clause)
+        for word in _CONTENT_WORD.findall(clause)
+        if word not in patterns.FUNCTION_WORDS and word not in grounding.policy_words
+    )
+
+
 def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], list[str]]:
     """(sure signs, unsure signs) of engaging a subject other than Bookly support.
 
     Sure: a structural sign (a recipe's quantities, code, a joke's set-up, a named work
-    recommended) in a clause that is not negated, or a reply with no word of support at all that
-    talks about another subject. Unsure: a long reply with no word of support, or three words of
-    one other subject next to support words.
+    recommended, a judgement of a book) in a clause that is not negated, or FOREIGN_SURE_WORDS
+    content words in sentences about no part of support. Unsure: fewer such words, or a long reply
+    with no word of support at all.
     """
     text = " ".join(sentences)
     sure = []
     for name, pattern in _OFF_TOPIC_SURE.items():
-        for sentence in sentences:
+        for sentence in (*sentences, text):  # the whole text too: a riddle's answer is the next sentence
             match = pattern.search(sentence)
             if match is not None and not _NEGATION.search(_CLAUSE_BREAK.split(sentence[: match.start()])[-1]):
                 sure.append(name)
@@ -907,27 +980,14 @@ def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], l
         sure.append("recommendation")
     if any(_book_opinion(sentence) for sentence in sentences):
         sure.append("book opinion")
-    # "I can't send it to your hotel" declines a subject and "have a lovely trip" wishes the customer well:
-    # neither engages it. Only the other clauses count.
-    engaging = " ".join(
-        clause
-        for sentence in sentences
-        if not _PLEASANTRY.search(sentence)
-        for clause in _CLAUSE_BREAK.split(sentence)
-        if not _NEGATION.search(clause)
-    )
-    hinted = {
-        subject: {match.group().lower() for match in pattern.finditer(engaging)}
-        for subject, pattern in _OFF_TOPIC_HINTS.items()
-    }
-    anchored = bool(_SUPPORT_ANCHOR.search(text))
-    words = len(text.split())
+    foreign = sum(_foreign_words(sentence, grounding) for sentence in sentences)
     unsure = []
-    if not anchored and any(hinted.values()) and words >= patterns.ANCHORLESS_HINTED_WORDS:
-        sure.append("no support words: " + ", ".join(subject for subject, hits in hinted.items() if hits))
-    elif not anchored and words >= patterns.ANCHORLESS_WORDS:
+    if foreign >= patterns.FOREIGN_SURE_WORDS:
+        sure.append("sentences about another subject")
+    elif foreign >= patterns.FOREIGN_UNSURE_WORDS:
+        unsure.append("a few words about another subject")
+    if not _SUPPORT_ANCHOR.search(text) and len(text.split()) >= patterns.ANCHORLESS_WORDS:
         unsure.append("no support words")
-    unsure += [subject for subject, hits in hinted.items() if len(hits) >= 3 and anchored]
     return sure, unsure
 
 

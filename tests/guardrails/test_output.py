@@ -992,3 +992,126 @@ def test_the_tuning_part_still_scores_as_tuned():
     bad = [result for result in results if result.expected == "block"]
     assert sum(result.is_false_block for result in good) <= len(good) // 100
     assert sum(result.ok for result in bad) >= 0.97 * len(bad)
+
+
+# --- Scope: the reply's sentences are support, courtesy, a question to the customer, or foreign --------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Your order BK-10042 was delivered on November 5. For your headache, try drinking more water and taking a nap.",
+        "By the way, it looks like it will be sunny and mild in Boston this weekend, perfect reading weather!",
+        "The next election will turn on the president's immigration policy.",
+        "Mercury is the closest planet to the sun, and a year there lasts eighty-eight days.",
+        "It sounds like you two need to talk honestly about how you feel; communication is everything in a marriage.",
+        "Why did the book join the police? Because it wanted to go undercover!",
+        "Here's how you reverse a string in Python: s[::-1]. Anything else?",
+        "Sure: sorted(my_list, reverse=True) sorts it for you.",
+        "Fun fact: the Library of Congress holds millions of books!",
+        "Your order has shipped. If your niece likes it, she'll probably love Brown Bear, Brown Bear.",
+        "We don't ship internationally. For Europe, you might try Amazon, they usually ship there quickly.",
+    ],
+)
+def test_sentences_about_another_subject_are_refused(reply):
+    assert OFF_TOPIC in check(reply).codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I'm so sorry to hear your mum is unwell, I hope she feels better soon. BK-10042 was delivered on November 5.",
+        "Thank you so much, and I hope you have a wonderful trip and a relaxing holiday!",
+        "That's a fair point, and I appreciate your patience. Your order BK-10042 was delivered on November 5.",
+        "Which one would you like to look at?",
+        "Ah, I see what happened there. The two numbers look very similar, don't they?",
+        "Books need to be unread, undamaged and in their original packaging to be returned.",
+        "Ihre Bestellung BK-10042 wurde am 5. November geliefert. Vielen Dank für Ihre Geduld!",
+        "La livraison standard prend 3 à 5 jours ouvrables. Nous livrons uniquement aux États-Unis.",
+        "¡Hola! El pedido BK-10042 se entregó el 5 de noviembre.",
+        "Uw bestelling BK-10042 is op 5 november geleverd.",
+    ],
+)
+def test_courtesy_questions_policy_words_and_the_other_languages_are_in_scope(reply):
+    assert check(reply).allowed, check(reply).detail
+
+
+def test_a_few_words_about_another_subject_are_flagged_not_blocked():
+    verdict = check("Your order BK-10042 was delivered on November 5. Snowy roads everywhere.")
+    assert verdict.allowed and verdict.codes == (OFF_TOPIC_UNSURE,)
+    assert "a few words about another subject" in verdict.detail
+
+
+# --- Commitments: the assistant's own actions are closed; passive refunds; promises on other terms ----
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I've reinstated your order BK-10042 and it will ship this week.",
+        "I've noted on your account that you prefer deliveries to be left with your landlord.",
+        "I'll keep an eye on BK-10042 and message you as soon as it moves.",
+        "Once you confirm, I'll also pop a free bookmark into the parcel for you.",
+        "I've reopened your return window for BK-10042 until the end of the month.",
+        "I've re-sent the shipping confirmation email with the tracking link.",
+        "Your order has been refunded in full: $33.98 is back on your card.",
+        "Your order BK-10042 was fully refunded yesterday.",
+        "Your return of C# in Depth will be processed as soon as you hang up; no need to do anything else.",
+    ],
+)
+def test_an_action_no_tool_took_is_an_unbacked_commitment(reply):
+    assert UNGROUNDED_COMMITMENT in check(reply).codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I've checked BK-10042: it was delivered on November 5.",
+        "I looked up your order and found it right away.",
+        "I'll need the email address on the order, please.",
+        "I'll explain how returns work: you have 30 days from delivery.",
+        "Understood, I've cancelled nothing and no return was created.",
+        "I haven't changed anything on your order.",
+        "Once we receive the books, your refund is issued within 7 business days.",
+        "Thanks, I have BK-10042 and jane.doe@example.com. Is that the email on the order?",
+    ],
+)
+def test_looking_up_explaining_and_negated_actions_are_not_commitments(reply):
+    assert UNGROUNDED_COMMITMENT not in check(reply).codes, check(reply).detail
+
+
+def test_an_escalation_is_still_backed_by_the_handoff_intent_under_the_action_rule():
+    reply = "I've forwarded this to our support team; a colleague will get back to you here."
+    assert UNGROUNDED_COMMITMENT in check(reply).codes
+    assert check(reply, intent="handoff").allowed
+
+
+# --- A non-returnable category said to be returnable, in either order --------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "All three items in BK-10042 can be returned, including the audiobook and the gift card.",
+        "You can still return the ebook as long as you haven't finished it.",
+        "Gift cards are refundable within 30 days.",
+        "The personalized notebook is eligible for a return too.",
+    ],
+)
+def test_a_non_returnable_category_said_to_be_returnable_is_invented_policy(reply):
+    verdict = check(reply)
+    assert UNGROUNDED_POLICY in verdict.codes and "non_returnable_return" in verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "C# in Depth can be returned, but the audiobook and the gift card can't.",
+        "Your order has nothing that can be returned: the personalized storybook is a personalized item.",
+        "You can return everything except the gift card.",
+        "Audiobooks and gift cards are final sale, so you can return the two paperbacks.",
+        "Can audiobooks be returned?",
+    ],
+)
+def test_a_non_returnable_category_excepted_negated_or_asked_is_fine(reply):
+    assert "non_returnable_return" not in check(reply).detail
