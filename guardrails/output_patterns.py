@@ -6,6 +6,11 @@ against one sentence of the reply at a time, except the markdown patterns at the
 
 import re
 
+
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # --- Order statuses ---------------------------------------------------------------------------------
 
 # A sentence stating that an order is in a status. "shipped" is also true of a delivered order.
@@ -196,23 +201,21 @@ AGENT_ACTION = (
     r"(?:\s+(?:now|just|already|also|gone ahead and|went ahead and|personally|quickly|then))*"
     rf"\s+(?P<past>{_PARTICIPLE}))(?=[\s,.!;:])(?!\s+(?:nothing|none)\b|\s+you\s+(?:on|about|in)\b)"
 )
-AGENT_VERBS_BACKED = frozenset(
-    (
-        # looking up and reading
-        "look looked looking check checked checking double-check double-checked find found search searched see saw "
-        "pull pulled verify verified confirm confirmed review reviewed go went gone read tried try "
-        # talking to the customer
-        "be been am was were explain explained walk need needed ask asked let help helped hope understand "
-        "understood know think suggest recommend mention mentioned repeat say said tell told "
-        "reply answer answered share shared use used get got wait waited stay stop take sort can could "
-        "cannot can't couldn't would wouldn't should won't don't didn't haven't hasn't do did have had "
-        "appreciate apologise apologize love like want wanted make sure happy glad sorry afraid corrected "
-        "put "
-        # what the classes above and the policy decide: returns, refunds, labels, shipping
-        "prepare prepared set start started initiate initiated create created return returned refund refunded "
-        "process processed issue issued send sent email emailed ship shipped receive received deliver "
-        "delivered inspect inspected credit credited charge charged"
-    ).split()
+AGENT_VERBS_BACKED = _word_set(
+    # looking up and reading
+    "look looked looking check checked checking double-check double-checked find found search searched see saw "
+    "pull pulled verify verified confirm confirmed review reviewed go went gone read tried try "
+    # talking to the customer
+    "be been am was were explain explained walk need needed ask asked let help helped hope understand "
+    "understood know think suggest recommend mention mentioned repeat say said tell told "
+    "reply answer answered share shared use used get got wait waited stay stop take sort can could "
+    "cannot can't couldn't would wouldn't should won't don't didn't haven't hasn't do did have had "
+    "appreciate apologise apologize love like want wanted make sure happy glad sorry afraid corrected "
+    "put "
+    # what the classes above and the policy decide: returns, refunds, labels, shipping
+    "prepare prepared set start started initiate initiated create created return returned refund refunded "
+    "process processed issue issued send sent email emailed ship shipped receive received deliver "
+    "delivered inspect inspected credit credited charge charged"
 )
 RETURN_PREPARED = (
     rf"\b{_WE}\s+(?:now\s+|just\s+)?(?:prepared|set up|drafted|put together)\s+(?:a|the|your|this)\s+(?:\w+\s+){{0,2}}?"
@@ -238,7 +241,9 @@ RECEIPT_CONDITION = (
 )
 
 # A sentence is not a commitment when the clause before the match negates it ("I can't cancel it")...
-NEGATION = r"\b(?:not|never|no|nothing|unable|cannot|can't|won't|haven't|hasn't|isn't|wasn't|don't|doesn't|didn't)\b|n't\b"
+NEGATION = (
+    r"\b(?:not|never|no|nothing|unable|cannot|can't|won't|haven't|hasn't|isn't|wasn't|don't|doesn't|didn't)\b|n't\b"
+)
 # ...or when a condition comes before it ("Once you confirm, the return will be created").
 CONDITION = r"\b(?:if|once|when|whenever|after|as soon as|until|unless|before|should you|would you like|do you want)\b"
 # A future commitment in a sentence that names a condition anywhere is conditional too.
@@ -324,7 +329,9 @@ RETURNABLE_CLAIM = (
     r"\b(?:can|may|could|are able to)\s+(?:\w+\s+){0,2}?(?:be\s+)?(?:returned|return|refunded|sent back)\b"
     r"|\b(?:returnable|refundable|eligible for (?:a )?(?:return|refund))\b"
 )
-NOT_RETURNABLE = r"\b(?:non-?returnable|final sale|except\w*|excluding|other than|apart from|nothing|none|neither|nor)\b"
+NOT_RETURNABLE = (
+    r"\b(?:non-?returnable|final sale|except\w*|excluding|other than|apart from|nothing|none|neither|nor)\b"
+)
 
 REFUND_METHOD_CLAIM = (
     r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*)\b[^?!]{0,50}?\b(store credit|bookly credit|"
@@ -483,16 +490,14 @@ COURTESY = (
     r"right away|got it|noted|what an? (?:lovely|great|nice|wonderful|kind|thoughtful))\b"
 )
 # Function words, which count as no content in a foreign sentence.
-FUNCTION_WORDS = frozenset(
-    (
-        "a an the and or but so to of in on at for with by from into about as if then than that this these those "
-        "is are was were be been being am it its it's i i'm i'll i've i'd me my we we'll we're we've our you "
-        "you're you'll you've you'd your he she they them their there here what which who whom whose when where "
-        "why how not no yes do does did done can could would should will shall may might must just also very "
-        "really quite too all any some more most much many one ones other another such own same each every both "
-        "either neither only even still already now then again up out over under after before while because "
-        "let's let get got go going have has had having make made like well way ah oh hmm ha right okay ok sure"
-    ).split()
+FUNCTION_WORDS = _word_set(
+    "a an the and or but so to of in on at for with by from into about as if then than that this these those "
+    "is are was were be been being am it its it's i i'm i'll i've i'd me my we we'll we're we've our you "
+    "you're you'll you've you'd your he she they them their there here what which who whom whose when where "
+    "why how not no yes do does did done can could would should will shall may might must just also very "
+    "really quite too all any some more most much many one ones other another such own same each every both "
+    "either neither only even still already now then again up out over under after before while because "
+    "let's let get got go going have has had having make made like well way ah oh hmm ha right okay ok sure"
 )
 
 
