@@ -960,6 +960,12 @@ def _foreign_words(sentence: str, grounding: Grounding) -> int:
     )
 
 
+def _english(text: str) -> bool:
+    """True when at least ENGLISH_SHARE of the words are English function words."""
+    words = _CONTENT_WORD.findall(text.lower())
+    return not words or sum(word in patterns.FUNCTION_WORDS for word in words) >= patterns.ENGLISH_SHARE * len(words)
+
+
 def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], list[str]]:
     """(sure signs, unsure signs) of engaging a subject other than Bookly support.
 
@@ -982,7 +988,11 @@ def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], l
         sure.append("book opinion")
     foreign = sum(_foreign_words(sentence, grounding) for sentence in sentences)
     unsure = []
-    if foreign >= patterns.FOREIGN_SURE_WORDS:
+    if foreign >= patterns.FOREIGN_SURE_WORDS and not _english(text):
+        # The support and courtesy words are English (and a few words of the other four languages):
+        # in another language every word looks foreign, so the count can only make staff look.
+        unsure.append("a reply in another language")
+    elif foreign >= patterns.FOREIGN_SURE_WORDS:
         sure.append("sentences about another subject")
     elif foreign >= patterns.FOREIGN_UNSURE_WORDS:
         unsure.append("a few words about another subject")

@@ -478,6 +478,9 @@ ANCHORLESS_WORDS = 12
 # Content words of foreign text in a reply that engage another subject (block), or may (flag).
 FOREIGN_SURE_WORDS = 5
 FOREIGN_UNSURE_WORDS = 3
+# A reply is read as English when at least this share of its words are English function words
+# (ordinary English prose: 0.4-0.6; German, French, Spanish, Dutch: under 0.1).
+ENGLISH_SHARE = 0.2
 
 # A speech act towards the customer: thanks, apology, sympathy, a wish, an offer of more help. It
 # engages no subject, whatever it wishes the customer well for ("I hope you have a wonderful trip").

@@ -1115,3 +1115,9 @@ def test_a_non_returnable_category_said_to_be_returnable_is_invented_policy(repl
 )
 def test_a_non_returnable_category_excepted_negated_or_asked_is_fine(reply):
     assert "non_returnable_return" not in check(reply).detail
+
+
+def test_a_reply_in_another_language_is_never_blocked_for_its_words_only_flagged():
+    verdict = check("Gern geschehen! Einen schönen Tag noch, und viel Freude beim Lesen am Wochenende.")
+    assert verdict.allowed
+    assert verdict.codes == (OFF_TOPIC_UNSURE,) and "another language" in verdict.detail
