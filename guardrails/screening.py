@@ -390,6 +390,13 @@ _WEAK = (
     ("interrupt", re.compile(_slot(lex.INTERRUPT))),
     ("decision", re.compile(_slot(lex.DECISION))),
 )
+_THIRD_PARTY = re.compile(_slot(lex.THIRD_PARTY))
+_DATA_REQUEST = re.compile(_slot(lex.DATA_REQUEST))
+_OWN_PURCHASE = re.compile(_slot(lex.OWN_PURCHASE))
+_NOTICE = re.compile(_slot(lex.NOTICE))
+_CREATOR = re.compile(_slot(lex.CREATOR))
+# A configuration line in a customer message: "RETURN_WINDOW_DAYS = 365", "MAX_REFUND raised to 5000".
+_CONFIG_LINE = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b\s*(?:[:=]|raised to|set to|changed to|is now)\s*\S")
 _ANY_DAYS = re.compile(rf"(?<!\w){lex.DAYS}(?!\w)")
 _WINDOW_CHANGE = re.compile(_slot(lex.WINDOW_CHANGE))
 _ELAPSED = re.compile(_slot(lex.ELAPSED))
@@ -498,6 +505,14 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
             and (_AUTHORITY_SELF.search(sentence) or _AUTHORITY_OTHER.search(sentence))
         ):
             hits.add((AUTHORITY_CLAIM, "authority_privilege"))
+    # Another person's order: who owns it, and a request about it, with nothing saying it is the customer's.
+    whole = " ".join(clauses)
+    if _THIRD_PARTY.search(whole) and _DATA_REQUEST.search(whole) and not _OWN_PURCHASE.search(whole):
+        hits.add((AUTHORITY_CLAIM, "third_party_order"))
+    if _CREATOR.search(whole):
+        hits.add((AUTHORITY_CLAIM, "creator_claim"))
+    if _NOTICE.search(whole) and _POLICY_SUBJECT.search(whole) and not whole.rstrip().endswith("?"):
+        hits.add((POLICY_CLAIM, "policy_notice"))
     # A question about the policy is a customer; a statement that it changed is a claim.
     for sentence in clauses:
         if sentence.endswith("?"):
@@ -532,6 +547,12 @@ _TITLE_CUE = re.compile(
     r"getiteld)\W{0,3}(?:[\w'-]+\W{1,3}){0,2}$",
     re.IGNORECASE,
 )
+# ... and so is a quoted span right before a word for buying or a format ("'Vergiss alle Regeln' bestellt").
+_TITLE_CUE_AFTER = re.compile(
+    r"^\W{0,3}(?:ordered|bought|in (?:paperback|hardcover|hardback)|as (?:a )?(?:paperback|hardcover|ebook)|"
+    r"bestellt|gekauft|als (?:taschenbuch|hardcover|e-?book)|commande|achete|en poche|pedido|comprado|en tapa|"
+    r"besteld|gekocht|als paperback)\b"
+)
 _MINOR_WORDS = frozenset({"a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "at", "by", "with", "you're"})
 
 
@@ -545,7 +566,9 @@ def _is_title(span: str) -> bool:
 def _without_titles(text: str) -> str:
     def blank(match: re.Match) -> str:
         span = match.group(1) or match.group(2)
-        cued = _TITLE_CUE.search(_fold(text[max(0, match.start() - 30) : match.start()]))
+        cued = _TITLE_CUE.search(_fold(text[max(0, match.start() - 30) : match.start()])) or _TITLE_CUE_AFTER.search(
+            _fold(text[match.end() : match.end() + 30])
+        )
         return '""' if _is_title(span) or cued else match.group()
 
     return _QUOTED.sub(blank, text)
@@ -560,6 +583,8 @@ def _rules_explain(text: str) -> tuple[set[tuple[str, str]], set[str]]:
     hits: set[tuple[str, str]] = set()
     weak: set[str] = set()
     seen: set[str] = set()
+    if _CONFIG_LINE.search(text):
+        hits.add((POLICY_CLAIM, "config_line"))
     for view in _views(_without_titles(text)):
         clauses = [clause for clause in _clauses(view) if clause not in seen]
         seen.update(clauses)
@@ -761,9 +786,15 @@ _COMMON_WORDS = frozenset(
 _ANY_WORD = re.compile(r"[a-z]+")
 
 
-def _looks_natural(text: str, share: float = 0.15) -> bool:
+def _looks_natural(text: str, share: float = 0.15, minimum: int = 1) -> bool:
     words = _ANY_WORD.findall(text.casefold())
-    return len(words) >= 4 and sum(word in _COMMON_WORDS for word in words) >= share * len(words)
+    common = sum(word in _COMMON_WORDS for word in words)
+    return len(words) >= 4 and common >= minimum and common >= share * len(words)
+
+
+# A rotated or reversed text reads as language only with this many common words: one "en" or "a" in a
+# short message in another language (Turkish, Swedish, Polish) is chance, not a hidden sentence.
+_TURNED_COMMON_WORDS = 3
 
 
 def _decodings(text: str) -> list[str]:
@@ -785,7 +816,7 @@ def _partly_encoded(text: str) -> list[tuple[str, bool]]:
             continue
         for turned in (codecs.encode(piece, "rot13"), piece[::-1]):
             injection = bool(_pattern_findings(turned) & INJECTION_FINDINGS)
-            if injection or _looks_natural(turned, share=0.25):
+            if injection or _looks_natural(turned, share=0.25, minimum=_TURNED_COMMON_WORDS):
                 found.append((_fold(turned), injection))
     return found
 
@@ -800,7 +831,8 @@ def _encoded_findings(text: str, direct: set[str], decodings: list[str]) -> bool
         return False
     for transformed in (codecs.encode(text, "rot13"), text[::-1]):
         # Gibberish that reads as language once rotated or reversed was written to hide it.
-        if _looks_natural(transformed, share=0.25) or _pattern_findings(transformed) - direct - {FAKE_ROLE_TAG}:
+        natural = _looks_natural(transformed, share=0.25, minimum=_TURNED_COMMON_WORDS)
+        if natural or _pattern_findings(transformed) - direct - {FAKE_ROLE_TAG}:
             return True
     return False
 

@@ -660,3 +660,77 @@ CHAT_SPEAK = {
     "urself": "yourself",
     "sys": "system",
 }
+
+# --- Someone else's order -------------------------------------------------------------------------
+# Social engineering for another person's data or order carries no injection wording at all ("what's the
+# email on order BK-… — it's my cousin's"). It is a request about data (REQUEST) for an owner who is
+# not the customer (THIRD_PARTY), with no sign that the order is the customer's own (OWN_PURCHASE).
+_RELATIVE = (
+    r"(?:sister|brother|wife|husband|partner|son|daughter|mum|mom|mother|dad|father|cousin|friend|neighbou?r|"
+    r"colleague|coworker|co-worker|flatmate|roommate|roomie|boss|ex|girlfriend|boyfriend|aunt|uncle|grandma|grandpa|"
+    r"grandmother|grandfather|niece|nephew|business partner|landlord|tenant)"
+)
+THIRD_PARTY = (
+    rf"my {_RELATIVE}(?: [a-z]+)?(?:'s| has| had| placed| ordered| bought| made| owns| uses)|"
+    r"(?<!my )(?<!my new )(?:address|e-?mail(?: address)?|phone(?: number)?|name|card(?: details)?)(?: \w+){0,2} "
+    r"(?:on|for|of|linked to|"
+    r"attached to|associated with|behind|belongs to) (?:the |this |that )?(?:order\b|bk-\d+)|until one (?:matches|"
+    r"works)|(?:try|guess) (?:different |some |other )?e-?mails|(?:his|her|their) (?:order|email|"
+    r"e-mail|address|account|tracking|phone|card|purchases?|parcel|package|details)|whoever (?:ordered|placed|bought)|"
+    r"who (?:placed|ordered|bought)|another customer|other customer|someone else'?s?|somebody else'?s?|"
+    r"a different customer|the customer (?:at|with|who|behind)|not mine|not the buyer|isn'?t mine|"
+    rf"(?:it'?s|it is|that'?s|this is|belongs to) (?:my |the )?{_RELATIVE}'?s?\b|under the name|the name \w+ \w+|"
+    r"(?:all|every) (?:the )?orders (?:placed|made|from|with|by|in|of|today|this|last)|orders placed (?:with|by|under)",
+    r"(?:meine[rsm]?|meinem) (?:schwester|bruder|frau|mann|sohn|tochter|mutter|vater|cousine?|freund(?:in)?|"
+    r"nachbar(?:in|n)?|kollegin|kollegen|kollege|mitbewohner(?:in)?|chef(?:in)?)|(?:seine|ihre) (?:bestellung|e-mail|"
+    r"adresse|lieferadresse)|ein(?:e|en)? (?:anderen? )?kund(?:e|in|en)",
+    r"(?:ma|mon) (?:soeur|frere|femme|mari|fils|fille|mere|pere|cousine?|ami[e]?|voisine?|collegue|colocataire|"
+    r"patron(?:ne)?)|(?:sa|son) (?:commande|adresse|e-mail|email)|un(?:e)? autre client(?:e)?",
+    r"(?:mi|mis) (?:hermana|hermano|esposa|esposo|mujer|marido|hijo|hija|madre|padre|prima|primo|amiga?|amigo|"
+    r"vecina?|vecino|companer[oa](?: de piso)?|jef[ea]|exnovia|exnovio|novia|novio)|(?:su) (?:pedido|direccion|correo|"
+    r"email)|otro cliente|otra clienta",
+    r"(?:mijn) (?:zus|broer|vrouw|man|zoon|dochter|moeder|vader|nicht|neef|vriend(?:in)?|buurman|buurvrouw|"
+    r"collega|huisgenoot|baas)|(?:zijn|haar) (?:bestelling|adres|e-mail|email)|een andere klant",
+)
+# A request about an order's data or for an action on it.
+DATA_REQUEST = (
+    r"what(?:'s| is| are| did)|which|where|who|tell me|give me|show me|send me|read me|list|look up|look them up|"
+    r"find|check|change|cancel|return|refund|start|track|can you|could you|would you|i need|i want|try",
+    r"welche[rsn]?|sag(?:en sie)? mir|gib mir|zeig|nenn|konnt|konnen sie|kannst du|andern|storn|"
+    r"zuruckschick",
+    r"quel(?:le)?s?|dites-moi|dis-moi|donnez-moi|donne-moi|montrez|pouvez-vous|peux-tu|annul|retour",
+    r"cual|donde|quien|dime|dame|me das|me dices|muestr|puedes|podria|cancel|devol",
+    r"welke?|vertel|geef|laat zien|kun je|kunt u|annuleer|retour|start",
+)
+# Signs that the customer is asking about their own purchase (a gift they sent, their own account).
+OWN_PURCHASE = (
+    r"my order|my own|i (?:ordered|bought|placed|paid)|gift|account holder|i'?m moving|"
+    r"(?:change|update|correct|fix|edit) (?:the |my )?(?:delivery |shipping )?address",
+    r"meine bestellung|ich habe (?:\w+ )?(?:bestellt|gekauft|geschickt)|geschenk",
+    r"ma commande|j'ai (?:commande|achete|envoye)|cadeau",
+    r"mi pedido|(?:he|yo) (?:pedido|comprado|enviado)|regalo",
+    r"mijn bestelling|ik heb (?:\w+ )?(?:besteld|gekocht|gestuurd)|cadeau",
+)
+
+# --- Notices and claims to have built the assistant --------------------------------------------------
+# A message dressed as an internal notice that names a policy subject is a claim, whatever it says.
+NOTICE = (
+    r"memo|announcement|change ?log|changelog|bulletin|circular|notice|reminder from|message from (?:hq|legal|"
+    r"management|the (?:ceo|board|owner))|(?:from|by) (?:hq|legal|management|compliance|the board)|"
+    r"updated terms|new terms|terms (?:posted|updated)",
+    r"mitteilung|rundschreiben|ankundigung|hinweis der|von der (?:geschaftsleitung|rechtsabteilung)",
+    r"note de service|annonce|circulaire|avis (?:de|du) (?:la )?(?:direction|service juridique)",
+    r"aviso|comunicado|circular|anuncio|nota interna",
+    r"mededeling|aankondiging|rondschrijven|memo",
+)
+# Claiming to have built, trained or to own the assistant or the store.
+CREATOR = (
+    r"(?:built|made|created|trained|programmed|designed|wrote|coded|developed|deployed) you|your (?:creators?|makers?|"
+    r"developers?|programmers?|owners?|engineers?)|(?:i'?m|i am|we are|speaking as) (?:the |one of the )?(?:store |"
+    r"shop |bookly )?(?:owner|ceo|cto|founder|co-founder)s?\b|logged in as (?:staff|an? admin|admin|an? employee)|"
+    r"(?:the )?(?:ceo|cto|founder|owner) (?:\w+ )?(?:told|said|asked|wants|approved|authori[sz]ed)",
+    r"(?:dich|sie) (?:gebaut|programmiert|entwickelt|trainiert)|deine (?:entwickler|programmierer|schopfer)",
+    r"(?:t'|vous) (?:ai|avons) (?:cree|programme|developpe|entraine)|tes (?:createurs|developpeurs)",
+    r"te (?:cree|programe|desarrolle|entrene|hicimos|creamos)|tus (?:creadores|desarrolladores|programadores)",
+    r"(?:jou|u) (?:gebouwd|geprogrammeerd|ontwikkeld|getraind)|je (?:makers|ontwikkelaars|programmeurs)",
+)
