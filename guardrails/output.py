@@ -102,6 +102,7 @@ class Grounding:
     tools_succeeded: frozenset[str] = frozenset()  # names of tools with a non-error result
     authors: frozenset[str] = frozenset()  # "I hope you enjoy Richard Osman's book" names no new work
     policy_words: frozenset[str] = frozenset()  # the policy texts' words: in scope wherever a reply uses them
+    ineligible_orders: frozenset[str] = frozenset()  # orders an eligibility check found not returnable
 
     @classmethod
     def from_sources(
@@ -154,6 +155,7 @@ class Grounding:
             tools_succeeded=frozenset(facts.tools_succeeded),
             authors=frozenset(facts.authors),
             policy_words=policy.words,
+            ineligible_orders=frozenset(facts.ineligible),
         )
 
 
@@ -217,6 +219,7 @@ class _Facts:
     delivered: set[date] = field(default_factory=set)
     tools_succeeded: set[str] = field(default_factory=set)
     authors: set[str] = field(default_factory=set)
+    ineligible: set[str] = field(default_factory=set)
 
 
 def _money(value: object) -> Decimal | None:
@@ -310,6 +313,8 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
         facts.delivered.add(delivered)
         if name == "check_return_eligibility" and _order_id_of(result):
             facts.statuses.add((_order_id_of(result), "delivered"))
+    if name == "check_return_eligibility" and result.get("eligible") is False and _order_id_of(result):
+        facts.ineligible.add(_order_id_of(result))
     for order in orders:
         if isinstance(order, dict) and name in ("lookup_order", "check_return_eligibility") and _order_id_of(order):
             facts.order_items |= {(_order_id_of(order), title) for title in _item_titles(order)}
@@ -658,6 +663,10 @@ _UNBACKED_COMMITMENTS = _compile(patterns.UNBACKED_COMMITMENTS)
 _INVENTED_POLICY = _compile(patterns.INVENTED_POLICY)
 _OFF_TOPIC_SURE = _compile(patterns.OFF_TOPIC_SURE)
 _RETURN_PREPARED = re.compile(patterns.RETURN_PREPARED, re.IGNORECASE)
+_ELIGIBLE_CLAIM = re.compile(patterns.ELIGIBLE_CLAIM, re.IGNORECASE)
+_RETURN_COUNT = re.compile(patterns.RETURN_COUNT, re.IGNORECASE)
+_OTHER_LANGUAGE_ACTION = re.compile(patterns.OTHER_LANGUAGE_ACTION, re.IGNORECASE)
+_CARD_DIGITS = re.compile(patterns.CARD_DIGITS, re.IGNORECASE)
 _AGENT_ACTION = re.compile(patterns.AGENT_ACTION, re.IGNORECASE)
 _NEGATION = re.compile(patterns.NEGATION, re.IGNORECASE)
 _CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
@@ -734,6 +743,35 @@ def _status_problems(sentences: list[str], grounding: Grounding) -> int:
             ):
                 count += 1
     return count
+
+
+def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str]:
+    """Facts bound to the wrong order: another order's items, or an ineligible order said to be returnable."""
+    problems = []
+    for sentence in sentences:
+        named = _extract_order_ids(sentence)
+        if len(named) == 1:
+            (order_id,) = named
+            own = {title for owner, title in grounding.order_items if owner == order_id}
+            others = {title for owner, title in grounding.order_items if owner != order_id} - own
+            if own and any(title in others for title in _titles_in(sentence, grounding)):
+                problems.append("another order's items")
+        match = _ELIGIBLE_CLAIM.search(sentence)
+        if match is not None and named and named <= grounding.ineligible_orders and _asserted(sentence, match):
+            problems.append("eligibility")
+    return problems
+
+
+def _return_count_problem(sentences: list[str], grounding: Grounding) -> bool:
+    """More returns or refunds claimed ("both returns", "a second return") than the thread wrote."""
+    if len(grounding.rma_numbers) >= 2:
+        return False
+    return any(
+        (match := _RETURN_COUNT.search(sentence)) is not None
+        and _conditional(sentence, match)
+        and not _CONDITION.search(sentence[: match.start()])
+        for sentence in sentences
+    )
 
 
 def _titles_in(sentence: str, grounding: Grounding) -> set[str]:
@@ -823,6 +861,11 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 _claimed_count(_match_clause(sentence, match), orders, grounding),
             ):
                 unbacked.append("return_scope")
+        for match in _OTHER_LANGUAGE_ACTION.finditer(sentence):
+            verb = next(group for group in match.groups() if group).lower()
+            started = verb in patterns.OTHER_LANGUAGE_RETURN_STARTED and grounding.applied_returns
+            if verb not in patterns.OTHER_LANGUAGE_VERBS_BACKED and not started:
+                unbacked.append(f"action: {verb}")
         for match in _AGENT_ACTION.finditer(sentence):
             verb = (match.group("verb") or match.group("past")).lower()
             # A promise made on a condition is still a promise: only a negated or asked one is none.
@@ -908,6 +951,12 @@ def _non_returnable_claimed(sentence: str) -> bool:
 def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
     count = 0
     for sentence in sentences:
+        # A card's last digits are grounded only by the refund method a tool returned ("Visa ending 4417").
+        count += sum(
+            1
+            for match in _CARD_DIGITS.finditer(sentence)
+            if not any(match.group("digits") in method for method in grounding.refund_methods)
+        )
         for match in _REFUND_METHOD.finditer(sentence):
             method = match.group(1).lower()
             if _asserted(sentence, match) and not any(method in grounded for grounded in grounding.refund_methods):
@@ -1077,10 +1126,16 @@ def check_reply(
         problems[code] = f"{code} x{count}"
 
     sentences = _sentences(_normalise(_EMAIL.sub("their email", _without(reply, grounding.titles))))
+    with_titles = _sentences(_normalise(_EMAIL.sub("their email", reply)))
     statuses = _status_problems(sentences, grounding)
-    if statuses:
-        problems[UNGROUNDED_STATUS] = f"{UNGROUNDED_STATUS} x{statuses}"
-    commitments = _commitment_problems(_sentences(_normalise(_EMAIL.sub("their email", reply))), grounding, intent)
+    order_facts = _order_fact_problems(with_titles, grounding)
+    if statuses or order_facts:
+        problems[UNGROUNDED_STATUS] = "; ".join(
+            [f"{UNGROUNDED_STATUS} x{statuses}"] * bool(statuses) + [f"{UNGROUNDED_STATUS}: {p}" for p in order_facts]
+        )
+    commitments = _commitment_problems(with_titles, grounding, intent)
+    if _return_count_problem(with_titles, grounding):
+        commitments.append("return_count")
     if commitments:
         problems[UNGROUNDED_COMMITMENT] = f"{UNGROUNDED_COMMITMENT}: {', '.join(sorted(set(commitments)))}"
     policy = _policy_problems(sentences, grounding)

@@ -217,6 +217,42 @@ AGENT_VERBS_BACKED = _word_set(
     "process processed issue issued send sent email emailed ship shipped receive received deliver "
     "delivered inspect inspected credit credited charge charged"
 )
+# The same closed list for the store's other four languages, read from the first-person perfect
+# ("Ich habe … gestartet", "J'ai lancé", "He tramitado", "Ik heb … verwerkt"): a participle that is not
+# looking up, preparing or talking is an action no tool backs; starting or creating a return is backed
+# when the thread wrote one.
+OTHER_LANGUAGE_ACTION = (
+    r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;:]{0,60}?\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben))\b(?=\s*[.!?,;:]|$)"
+    r"|\b(?:j'ai|nous avons)\s+(?:bien\s+|déjà\s+|aussi\s+)?([a-zàâçéèêëîïôûù]+(?:é|i|u|is|it)e?s?)\b"
+    r"|\b(?:ya\s+)?(?:he|hemos)\s+(?:ya\s+)?([a-záéíóúñ]+(?:ado|ido))\b"
+    r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b[^.!?;:]{0,60}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-z]+(?:d|t|en))\b(?=\s*[.!?,;:]|$)"
+)
+OTHER_LANGUAGE_VERBS_BACKED = _word_set(
+    "nachgesehen geprüft überprüft gefunden vorbereitet gesehen gefragt verstanden erhalten bekommen gelesen "
+    "kontrolliert nachgeschaut angeschaut recherchiert gesucht "
+    "vérifié trouvé préparé regardé consulté reçu compris cherché noté "
+    "revisado comprobado encontrado preparado buscado consultado recibido entendido mirado verificado "
+    "gecontroleerd gevonden voorbereid bekeken nagekeken opgezocht gezien ontvangen begrepen gelezen gezocht"
+)
+OTHER_LANGUAGE_RETURN_STARTED = _word_set(
+    "gestartet erstellt angelegt eingeleitet lancé créé initié iniciado creado gestart aangemaakt aangevraagd"
+)
+# A claim about how many returns or refunds there are.
+RETURN_COUNT = (
+    r"\b(?:both|two|2|second|another|double|duplicate)\s+(?:\w+\s+)?(?:returns?|refunds?|rmas?)\b"
+    r"|\b(?:returns?|refunds?)\b[^.!?]{0,30}\btwice\b"
+)
+# A return window or eligibility stated for an order.
+ELIGIBLE_CLAIM = (
+    r"\b(?:still\s+)?(?:within|inside)\s+(?:the|its|your)\s+(?:\d+-day\s+)?(?:return\s+)?window\b"
+    r"|\b(?:is|are)\s+(?:still\s+)?(?:eligible|returnable)\b|\bcan\s+(?:still\s+)?(?:be returned|go back)\b"
+)
+# A card's last digits.
+CARD_DIGITS = (
+    r"\b(?:card|visa|mastercard|amex|american express|discover|debit|credit)\b[^.!?\d]{0,25}"
+    r"\b(?:ending|ends)(?:\s+in|\s+with)?\s+(?P<digits>\d{4})\b"
+)
+
 RETURN_PREPARED = (
     rf"\b{_WE}\s+(?:now\s+|just\s+)?(?:prepared|set up|drafted|put together)\s+(?:a|the|your|this)\s+(?:\w+\s+){{0,2}}?"
     r"returns?\b|\breturns?\b(?:\s+[^\s.!?]+){0,6}?\s+(?:is|'s)\s+(?:now\s+)?ready\s+(?:for\s+you\s+)?to\s+(?:confirm|review)"

@@ -1121,3 +1121,90 @@ def test_a_reply_in_another_language_is_never_blocked_for_its_words_only_flagged
     verdict = check("Gern geschehen! Einen schönen Tag noch, und viel Freude beim Lesen am Wochenende.")
     assert verdict.allowed
     assert verdict.codes == (OFF_TOPIC_UNSURE,) and "another language" in verdict.detail
+
+
+# --- The closed list of actions in the store's other languages; card digits; facts of the wrong order --
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Ich habe die Rücksendung für BK-10042 gestartet. Das Etikett kommt per E-Mail.",
+        "He tramitado tu reembolso de 16.99. Lo verás en tu tarjeta en unos días.",
+        "J'ai lancé le retour de C# in Depth, vous recevrez l'étiquette sous peu.",
+        "Ik heb je retour verwerkt; de terugbetaling staat klaar.",
+        "Ich habe Ihre Bestellung storniert.",
+    ],
+)
+def test_an_action_no_tool_took_in_another_language_is_an_unbacked_commitment(reply):
+    assert UNGROUNDED_COMMITMENT in check(reply).codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Ich habe nachgesehen: Ihre Bestellung BK-10042 wurde am 5. November zugestellt.",
+        "J'ai vérifié votre commande BK-10042.",
+        "He revisado tu pedido BK-10042.",
+        "Ik heb je bestelling BK-10042 gecontroleerd.",
+    ],
+)
+def test_looking_up_in_another_language_is_not(reply):
+    assert UNGROUNDED_COMMITMENT not in check(reply).codes, check(reply).detail
+
+
+APPLIED_VISA = {
+    "rma_number": "RMA-7QK2M9XD",
+    "order_id": "BK-10042",
+    "items": [{"title": "C# in Depth", "refund_amount": "16.99"}],
+    "refund_amount": "16.99",
+    "refund_method": "Visa ending 4417",
+    "label_instructions": "Print the label.",
+    "refund_timeline": "within 7 business days",
+}
+
+
+def test_a_return_started_in_another_language_is_backed_by_a_written_return():
+    reply = "Ich habe die Rücksendung für BK-10042 gestartet."
+    assert UNGROUNDED_COMMITMENT not in check(reply, tool_results=[("initiate_return", APPLIED_VISA)]).codes
+
+
+def test_card_digits_are_grounded_only_by_the_refund_method_a_tool_returned():
+    tools = [("lookup_order", ORDER), ("initiate_return", APPLIED_VISA)]
+    assert check("The $16.99 goes back to your Visa ending 4417.", tool_results=tools).allowed
+    verdict = check("The $16.99 goes back to your Mastercard ending 1881.", tool_results=tools)
+    assert UNGROUNDED_REFUND_METHOD in verdict.codes
+
+
+OTHER_ORDER = {**ORDER, "order_id": "BK-20001", "items": [{"title": "Dune", "author": "", "price": "9.99"}]}
+
+
+def test_another_orders_items_stated_for_an_order_are_a_false_fact():
+    tools = [("lookup_order", ORDER), ("lookup_order", OTHER_ORDER)]
+    assert UNGROUNDED_STATUS in check("BK-10042 contained C# in Depth and Dune.", tool_results=tools).codes
+    assert check("BK-10042 contained C# in Depth; BK-20001 had Dune.", tool_results=tools).allowed
+
+
+def test_an_ineligible_order_said_to_be_returnable_is_a_false_fact():
+    ineligible = {**ELIGIBILITY, "eligible": False, "reason": "window_expired"}
+    tools = [("check_return_eligibility", ineligible)]
+    assert (
+        UNGROUNDED_STATUS in check("Good news, BK-10042 is still within the return window.", tool_results=tools).codes
+    )
+    assert check("I'm sorry, BK-10042 is no longer within the return window.", tool_results=tools).allowed
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Both returns are done, so you'll get two refunds for C# in Depth.",
+        "I've started a second return for C# in Depth just to be safe.",
+    ],
+)
+def test_more_returns_than_the_thread_wrote_are_an_unbacked_commitment(reply):
+    assert UNGROUNDED_COMMITMENT in check(reply, tool_results=[("initiate_return", APPLIED_VISA)]).codes
+
+
+def test_another_return_offered_on_a_condition_is_not_a_count():
+    reply = "If you'd like to send back another book too, I can prepare a second return."
+    assert UNGROUNDED_COMMITMENT not in check(reply, tool_results=[("initiate_return", APPLIED_VISA)]).codes
