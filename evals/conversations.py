@@ -593,11 +593,23 @@ class _TurnModel:
         return json.loads(json.dumps(response.body))
 
 
-def _step_run(thread: Thread, step: Say | Decide, model: _TurnModel, last_run: Run | None) -> Run:
+def _step_runs(thread: Thread, step: Say | Decide, model: _TurnModel, last_run: Run | None) -> list[Run]:
+    """The runs one step sets going, executed in the order the worker would take them.
+
+    A message sent while a return waits for the customer's decision declines it: that run resumes (and
+    calls the model) before the message's own run, which waits behind it.
+    """
     model.script(step.model)
     if isinstance(step, Say):
         run = services.message_post(owner=thread.owner, thread_id=thread.id, content=step.text).run
+        resumed = list(
+            Run.objects.filter(thread=thread, status=Run.Status.QUEUED).exclude(id=run.id).order_by("created_at")
+        )
+        for earlier in resumed:
+            runs.run_execute(run_id=earlier.id)
+            earlier.refresh_from_db()
     else:
+        resumed = []
         if last_run is None:
             raise LookupError("a decision with no run before it")
         action = PendingAction.objects.filter(run=last_run, decision=PendingAction.Decision.PENDING).first()
@@ -607,7 +619,7 @@ def _step_run(thread: Thread, step: Say | Decide, model: _TurnModel, last_run: R
         run = last_run
     runs.run_execute(run_id=run.id)
     run.refresh_from_db()
-    return run
+    return [*resumed, run]
 
 
 def _problems(conversation: Conversation, thread: Thread, runs: list[Run], returns_before: set[int]) -> list[str]:
@@ -671,7 +683,7 @@ def conversation_run_once(conversation: Conversation) -> list[str]:
             thread = services.thread_create(owner=f"eval-{conversation.id}")
             runs: list[Run] = []
             for step in conversation.steps:
-                runs.append(_step_run(thread, step, model, runs[-1] if runs else None))
+                runs.extend(_step_runs(thread, step, model, runs[-1] if runs else None))
             problems = _problems(conversation, thread, runs, returns_before)
         except Exception as error:  # a crash is a finding, not the end of the evaluation
             problems = [f"crashed: {type(error).__name__}: {str(error)[:120]}"]
