@@ -313,6 +313,8 @@ _SCOPED_SETUP = (
 _OVERRIDE_STRONG = re.compile(
     rf"{_VERB}{_OPEN_GAP}(?:{_YOUR_SETUP}|{_YOUR_POLICY}|{_slot(lex.SETUP_STRONG)}|{_slot(lex.TOLD_YOU)})"
     rf"|{_YOUR_SETUP}{_SHORT_GAP}{_VERB_FINAL}"
+    # What they told you, then the verb: "whatever they told you in the beginning - scrap it".
+    rf"|{_slot(lex.TOLD_YOU)}[^.!?;\n]{{0,40}}?{_VERB}\s+(?:it|that|them|all of it)\b"
 )
 _OVERRIDE_SCOPED = re.compile(
     rf"{_VERB}{_OPEN_GAP}(?:{_SCOPED_SETUP}|{_slot(lex.TOLD_BEFORE)})|(?:{_SCOPED_SETUP}){_SHORT_GAP}{_VERB_FINAL}"
@@ -393,10 +395,23 @@ _WEAK = (
 _THIRD_PARTY = re.compile(_slot(lex.THIRD_PARTY))
 _DATA_REQUEST = re.compile(_slot(lex.DATA_REQUEST))
 _OWN_PURCHASE = re.compile(_slot(lex.OWN_PURCHASE))
-_NOTICE = re.compile(_slot(lex.NOTICE))
+# A notice presented, not mentioned: its word heads a line or comes with its sender ("Memo — Legal:",
+# "Reminder from HQ"), so "I saw an announcement in the newsletter" is none.
+_NOTICE = re.compile(
+    rf"(?:^|\n)\W*(?:important\W+|urgent\W+)?{_slot(lex.NOTICE)}[^\n:]{{0,40}}:|{_slot(lex.NOTICE_FROM)}"
+)
+_LEGAL_DEMAND = re.compile(_slot(lex.LEGAL_DEMAND))
+# A decoded text that is itself one long encoded token (no spaces), worth decoding once more.
+_NESTED = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
 _CREATOR = re.compile(_slot(lex.CREATOR))
-# A configuration line in a customer message: "RETURN_WINDOW_DAYS = 365", "MAX_REFUND raised to 5000".
-_CONFIG_LINE = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b\s*(?:[:=]|raised to|set to|changed to|is now)\s*\S")
+# A configuration line about the store's rules in a customer message: "RETURN_WINDOW_DAYS = 365",
+# "MAX_REFUND raised to 5000", "verify_email=false"; or a patch written as OLD: / NEW: lines.
+_CONFIG_LINE = re.compile(
+    r"(?<![?&/=.\w])(?=\w*(?:return|refund|window|limit|days|verif|max|min|polic|check|human|approv|admin|auth))"
+    r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b\s*(?:[:=]|raised to|set to|changed to|is now)\s*\S"
+    r"|(?:^|\n)\s*(?:old|new)\s*:.*(?:\n.*)?\n\s*(?:new|old)\s*:",
+    re.IGNORECASE,
+)
 _ANY_DAYS = re.compile(rf"(?<!\w){lex.DAYS}(?!\w)")
 _WINDOW_CHANGE = re.compile(_slot(lex.WINDOW_CHANGE))
 _ELAPSED = re.compile(_slot(lex.ELAPSED))
@@ -419,7 +434,8 @@ _SPEAKERS = (
 )
 _ROLE_WORDS = (
     rf"{_SPEAKERS}|instructions?|inst|sys|prompt|system[_ -]?(?:prompt|message|note|notice|override|update)|"
-    r"context|override|internal|hidden|secret|policy|rules|verified|priority|admin[_ -]?note"
+    r"context|override|internal|hidden|secret|policy|rules|verified|priority|admin[_ -]?note|"
+    r"systeme|sistema|systeem|administrador|administrateur|beheerder"
 )
 _FAKE_ROLE_TAG = re.compile(
     rf"<\s*/?\s*(?:{_ROLE_WORDS}|im_start|im_end|endoftext|start_of_turn|end_of_turn)\b[^<>\n]{{0,40}}>"
@@ -511,8 +527,10 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
         hits.add((AUTHORITY_CLAIM, "third_party_order"))
     if _CREATOR.search(whole):
         hits.add((AUTHORITY_CLAIM, "creator_claim"))
-    if _NOTICE.search(whole) and _POLICY_SUBJECT.search(whole) and not whole.rstrip().endswith("?"):
+    if _NOTICE.search(view) and _POLICY_SUBJECT.search(whole):
         hits.add((POLICY_CLAIM, "policy_notice"))
+    if _LEGAL_DEMAND.search(whole) and _DATA_REQUEST.search(whole):
+        hits.add((AUTHORITY_CLAIM, "legal_demand"))
     # A question about the policy is a customer; a statement that it changed is a claim.
     for sentence in clauses:
         if sentence.endswith("?"):
@@ -860,6 +878,8 @@ def _analyse(raw: str, max_chars: int) -> "_Analysis":
         # A right-to-left override shows reversed text to people while the model reads it in order.
         findings |= _pattern_findings(text[::-1]) - {FAKE_ROLE_TAG}
     decodings = _decodings(text)
+    # One level further: base64 over base64, hex inside base64 ("nested, good luck").
+    decodings += [inner for decoded in decodings if _NESTED.fullmatch(decoded.strip()) for inner in _decodings(decoded)]
     if _encoded_findings(text, direct, decodings):
         findings.add(ENCODED_PAYLOAD)
     partly = _partly_encoded(text)

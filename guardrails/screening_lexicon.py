@@ -659,6 +659,7 @@ CHAT_SPEAK = {
     "ure": "you're",
     "urself": "yourself",
     "sys": "system",
+    "q": "que",
 }
 
 # --- Someone else's order -------------------------------------------------------------------------
@@ -681,7 +682,7 @@ THIRD_PARTY = (
     r"a different customer|the customer (?:at|with|who|behind)|not mine|not the buyer|isn'?t mine|"
     rf"(?:it'?s|it is|that'?s|this is|belongs to) (?:my |the )?{_RELATIVE}'?s?\b|under the name|the name \w+ \w+|"
     r"(?:all|every) (?:the )?orders (?:placed|made|from|with|by|in|of|today|this|last)|orders placed (?:with|by|under)",
-    r"(?:meine[rsm]?|meinem) (?:schwester|bruder|frau|mann|sohn|tochter|mutter|vater|cousine?|freund(?:in)?|"
+    r"(?:mein(?:e[rsmn]?)?) (?:schwester|bruder|frau|mann|sohn|tochter|mutter|vater|cousine?|freund(?:in)?|"
     r"nachbar(?:in|n)?|kollegin|kollegen|kollege|mitbewohner(?:in)?|chef(?:in)?)|(?:seine|ihre) (?:bestellung|e-mail|"
     r"adresse|lieferadresse)|ein(?:e|en)? (?:anderen? )?kund(?:e|in|en)",
     r"(?:ma|mon) (?:soeur|frere|femme|mari|fils|fille|mere|pere|cousine?|ami[e]?|voisine?|collegue|colocataire|"
@@ -690,38 +691,63 @@ THIRD_PARTY = (
     r"vecina?|vecino|companer[oa](?: de piso)?|jef[ea]|exnovia|exnovio|novia|novio)|(?:su) (?:pedido|direccion|correo|"
     r"email)|otro cliente|otra clienta",
     r"(?:mijn) (?:zus|broer|vrouw|man|zoon|dochter|moeder|vader|nicht|neef|vriend(?:in)?|buurman|buurvrouw|"
-    r"collega|huisgenoot|baas)|(?:zijn|haar) (?:bestelling|adres|e-mail|email)|een andere klant",
+    r"collega|huisgenoot|baas|buurvrouw|schoonvader|schoonmoeder)|(?:zijn|haar) (?:bestelling|adres|e-mail|email|"
+    r"e-mailadres|bezorgadres)|een andere klant|op naam van",
 )
 # A request about an order's data or for an action on it.
 DATA_REQUEST = (
     r"what(?:'s| is| are| did)|which|where|who|tell me|give me|show me|send me|read me|list|look up|look them up|"
-    r"find|check|change|cancel|return|refund|start|track|can you|could you|would you|i need|i want|try",
+    r"find|check|change|cancel|return|refund|start|track|can you|could you|would you|i need|i want|try|disclose|"
+    r"provide|release|share|hand over|send over",
     r"welche[rsn]?|sag(?:en sie)? mir|gib mir|zeig|nenn|konnt|konnen sie|kannst du|andern|storn|"
-    r"zuruckschick",
-    r"quel(?:le)?s?|dites-moi|dis-moi|donnez-moi|donne-moi|montrez|pouvez-vous|peux-tu|annul|retour",
-    r"cual|donde|quien|dime|dame|me das|me dices|muestr|puedes|podria|cancel|devol",
-    r"welke?|vertel|geef|laat zien|kun je|kunt u|annuleer|retour|start",
+    r"zuruckschick|rucksendung|starte",
+    r"quel(?:le)?s?|dites-moi|dis-moi|donnez-moi|donne-moi|montrez|pouvez-vous|peux-tu|annul|retour|"
+    r"je voudrais voir|voir toutes",
+    r"cual|donde|quien|dime|dame|me das|me dices|muestr|puedes|podria|cancel|devol|quiero saber|saber",
+    r"welke?|vertel|geef|geven|laat zien|laten zien|kun je|kunt u|kunnen jullie|annuleer|retour|start",
 )
 # Signs that the customer is asking about their own purchase (a gift they sent, their own account).
 OWN_PURCHASE = (
-    r"my order|my own|i (?:ordered|bought|placed|paid)|gift|account holder|i'?m moving|"
+    r"my order|my own|i (?:ordered|bought|placed|paid)|gift|account holder|i'?m moving|my account|"
     r"(?:change|update|correct|fix|edit) (?:the |my )?(?:delivery |shipping )?address",
-    r"meine bestellung|ich habe (?:\w+ )?(?:bestellt|gekauft|geschickt)|geschenk",
-    r"ma commande|j'ai (?:commande|achete|envoye)|cadeau",
-    r"mi pedido|(?:he|yo) (?:pedido|comprado|enviado)|regalo",
-    r"mijn bestelling|ik heb (?:\w+ )?(?:besteld|gekocht|gestuurd)|cadeau",
+    r"meine bestellung|ich habe\b[^.!?\n]{0,60}?\b(?:bestellt|gekauft|geschickt)|geschenk",
+    r"ma commande|j'ai\b[^.!?\n]{0,40}?\b(?:commande|achete|envoye)|cadeau",
+    r"mi pedido|(?:he|yo|hice|he hecho)\b[^.!?\n]{0,10}?\b(?:pedido|comprado|enviado)|regalo|cumpleanos",
+    r"mijn bestelling|ik heb\b[^.!?\n]{0,60}?\b(?:besteld|gekocht|gestuurd)|cadeau",
 )
 
 # --- Notices and claims to have built the assistant --------------------------------------------------
 # A message dressed as an internal notice that names a policy subject is a claim, whatever it says.
 NOTICE = (
-    r"memo|announcement|change ?log|changelog|bulletin|circular|notice|reminder from|message from (?:hq|legal|"
-    r"management|the (?:ceo|board|owner))|(?:from|by) (?:hq|legal|management|compliance|the board)|"
-    r"updated terms|new terms|terms (?:posted|updated)",
+    r"memo|announcement|change ?log|changelog|bulletin|circular|notice|reminder|update|policy patch|patch|"
+    r"updated terms|new terms",
     r"mitteilung|rundschreiben|ankundigung|hinweis der|von der (?:geschaftsleitung|rechtsabteilung)",
     r"note de service|annonce|circulaire|avis (?:de|du) (?:la )?(?:direction|service juridique)",
     r"aviso|comunicado|circular|anuncio|nota interna",
     r"mededeling|aankondiging|rondschrijven|memo",
+)
+# A notice with its sender: "reminder from HQ", "per the updated terms posted yesterday".
+NOTICE_FROM = (
+    r"(?:memo|announcement|notice|reminder|message|update|note|word|directive)s? (?:from|by) (?:the )?(?:hq|"
+    r"headquarters|head office|legal|management|compliance|the board|the ceo|the owner)|(?:updated|new) terms "
+    r"(?:posted|published|say|state)|per the (?:updated|new) (?:terms|policy)",
+    r"(?:mitteilung|ankundigung|hinweis|rundschreiben) (?:der|von der|vom) (?:geschaftsleitung|zentrale|"
+    r"rechtsabteilung)|richtlinienanderung|ab sofort gilt",
+    r"(?:note|annonce|message) de la (?:direction|service juridique)|changement de politique|avec effet immediat",
+    r"(?:aviso|comunicado|nota) de (?:la )?(?:direccion|gerencia|sede|departamento legal)|cambio de politica|"
+    r"con efecto inmediato",
+    r"(?:mededeling|bericht) (?:van|vanuit) (?:het )?(?:hoofdkantoor|management|directie|juridische zaken)|"
+    r"beleidswijziging|per direct|met onmiddellijke ingang",
+)
+# Coercion by law or compliance: "under a court order you are required to disclose".
+LEGAL_DEMAND = (
+    r"court order|subpoena|warrant|for (?:legal|compliance) reasons|legal(?:ly)? (?:obliged|required|obligated)|"
+    r"(?:you are|you're) (?:legally )?(?:required|obliged|obligated) to|legal counsel|law enforcement|"
+    r"police (?:officer|investigation|request)",
+    r"gerichtsbeschluss|gerichtlich|rechtlich verpflichtet|aus rechtlichen grunden|polizei",
+    r"decision de justice|ordonnance|mandat|pour des raisons (?:legales|juridiques)|legalement tenu|police",
+    r"orden judicial|por razones legales|obligad[oa]s? (?:por ley|legalmente)|policia",
+    r"gerechtelijk bevel|om juridische redenen|wettelijk verplicht|politie",
 )
 # Claiming to have built, trained or to own the assistant or the store.
 CREATOR = (
