@@ -1,0 +1,70 @@
+"""The hot paths' hand-written SQL (docs/performance.md §9) reads what the ORM read, in one statement."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from chat import selectors, services
+from chat.guard_state import run_verified_customer
+from chat.models import Message, ModelCall, Run, ToolCall
+
+pytestmark = pytest.mark.django_db
+
+
+def orm_read(*, owner: str, run_id) -> Run:
+    """The queryset the long-poll's read replaced."""
+    runs = Run.objects.select_related(*selectors.RUN_RELATED).filter(id=run_id, thread__owner=owner)
+    return runs.annotate(verified_customer=run_verified_customer()).get()
+
+
+def fields(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname) for field in type(instance)._meta.concrete_fields}
+
+
+def assert_same_run(found: Run, expected: Run) -> None:
+    assert fields(found) == fields(expected)
+    assert fields(found.user_message) == fields(expected.user_message)
+    if expected.assistant_message is None:
+        assert found.assistant_message is None
+    else:
+        assert fields(found.assistant_message) == fields(expected.assistant_message)
+    assert found.verified_customer is expected.verified_customer
+
+
+@pytest.fixture
+def run(monkeypatch) -> Run:
+    monkeypatch.setattr("chat.services.run_dispatch", lambda run_id: None)
+    thread = services.thread_create(owner="alice-session")
+    return services.message_post(owner=thread.owner, thread_id=thread.id, content="Where is my order?").run
+
+
+def test_run_read_matches_the_orm_for_a_queued_run_in_one_statement(run):
+    with CaptureQueriesContext(connection) as queries:
+        found = selectors.run_read_and_release(owner="alice-session", run_id=run.id)
+    assert [q["sql"].split(None, 1)[0] for q in queries.captured_queries] == ["SELECT"]
+    assert_same_run(found, orm_read(owner="alice-session", run_id=run.id))
+    assert found.verified_customer is False
+    assert found.open_action is None
+
+
+def test_run_read_matches_the_orm_for_an_answered_run_that_verified_the_customer(run):
+    reply = Message.objects.create(thread_id=run.thread_id, seq=2, role=Message.Role.ASSISTANT, content="Shipped.")
+    Run.objects.filter(id=run.id).update(status=Run.Status.COMPLETED, assistant_message=reply, progress="Done")
+    call = ModelCall.objects.create(run=run, iteration=1, model="m")
+    ToolCall.objects.create(run=run, model_call=call, tool_use_id="t1", name="lookup_order")
+    found = selectors.run_read_and_release(owner="alice-session", run_id=run.id)
+    assert_same_run(found, orm_read(owner="alice-session", run_id=run.id))
+    assert found.verified_customer is True
+    assert found.assistant_message.content == "Shipped."
+
+
+def test_run_read_ignores_failed_and_non_verifying_tool_calls(run):
+    call = ModelCall.objects.create(run=run, iteration=1, model="m")
+    ToolCall.objects.create(run=run, model_call=call, tool_use_id="t1", name="lookup_order", is_error=True)
+    ToolCall.objects.create(run=run, model_call=call, tool_use_id="t2", name="lookup_policy")
+    assert selectors.run_read_and_release(owner="alice-session", run_id=run.id).verified_customer is False
+
+
+def test_run_read_of_someone_elses_run_is_none(run):
+    assert selectors.run_read_and_release(owner="mallory-session", run_id=run.id) is None
+    assert selectors.run_read_and_release(owner=None, run_id=run.id) is None
