@@ -1,4 +1,4 @@
-"""The hot paths' hand-written SQL (docs/performance.md §9) reads what the ORM read, in one statement."""
+"""The hot paths' hand-written SQL (docs/performance.md §9) reads what the ORM read."""
 
 import pytest
 from django.db import connection
@@ -7,6 +7,9 @@ from django.test.utils import CaptureQueriesContext
 from chat import selectors, services
 from chat.guard_state import run_verified_customer
 from chat.models import Message, ModelCall, Run, ToolCall
+from chat.transcript import transcript_load
+from guardrails.models import GuardrailEvent
+from guardrails.screening import INSTRUCTION_OVERRIDE
 
 pytestmark = pytest.mark.django_db
 
@@ -68,3 +71,36 @@ def test_run_read_ignores_failed_and_non_verifying_tool_calls(run):
 def test_run_read_of_someone_elses_run_is_none(run):
     assert selectors.run_read_and_release(owner="mallory-session", run_id=run.id) is None
     assert selectors.run_read_and_release(owner=None, run_id=run.id) is None
+
+
+def tool_use(tool_use_id: str) -> list[dict]:
+    return [{"type": "tool_use", "id": tool_use_id, "name": "lookup_policy", "input": {"topic": "returns"}}]
+
+
+def test_transcript_load_reads_runs_model_calls_and_the_injection_flag(run):
+    Run.objects.filter(id=run.id).update(input_tokens=100, output_tokens=20)
+    ModelCall.objects.create(run=run, iteration=2, model="m", response_content=tool_use("t2"))
+    first = ModelCall.objects.create(run=run, iteration=1, model="m", response_content=tool_use("t1"))
+    ModelCall.objects.create(run=run, iteration=3, model="m", purpose=ModelCall.Purpose.SECOND_OPINION)
+    ToolCall.objects.create(
+        run=run, model_call=first, tool_use_id="t1", name="lookup_policy", result={"policy": "30 days"}
+    )
+
+    loaded = transcript_load(Run.objects.get(id=run.id))
+
+    assert (loaded.turns, loaded.tokens, loaded.iteration, loaded.injection_seen) == (1, 120, 2, False)
+    assert loaded.customer_texts == ["Where is my order?"]
+    assert loaded.tool_results == [("lookup_policy", {"policy": "30 days"})]
+    assert [turn["role"] for turn in loaded.messages] == ["user", "assistant", "user", "assistant", "user"]
+    assert loaded.messages[1]["content"] == tool_use("t1")  # jsonb decoded, iterations in order
+    assert loaded.messages[2]["content"][0]["content"] == '{"policy": "30 days"}'
+    assert loaded.messages[4]["content"][0]["is_error"] is True  # t2 has no recorded result
+
+    GuardrailEvent.objects.create(
+        thread_id=run.thread_id,
+        layer=GuardrailEvent.Layer.INPUT,
+        code=INSTRUCTION_OVERRIDE,
+        action=GuardrailEvent.Action.RECORDED,
+        policy_version=1,
+    )
+    assert transcript_load(Run.objects.get(id=run.id)).injection_seen is True
