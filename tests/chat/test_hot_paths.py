@@ -104,3 +104,29 @@ def test_transcript_load_reads_runs_model_calls_and_the_injection_flag(run):
         policy_version=1,
     )
     assert transcript_load(Run.objects.get(id=run.id)).injection_seen is True
+
+
+def test_a_message_and_its_run_are_stored_in_one_statement(monkeypatch):
+    monkeypatch.setattr("chat.services.run_dispatch", lambda run_id: None)
+    thread = services.thread_create(owner="alice-session")
+    with CaptureQueriesContext(connection) as queries:
+        result = services.message_post(owner=thread.owner, thread_id=thread.id, content="Hello")
+    inserts = [q["sql"] for q in queries.captured_queries if "INSERT" in q["sql"]]
+    assert len(inserts) == 1
+    assert inserts[0].startswith("WITH")
+
+    stored = Run.objects.select_related("user_message").get(id=result.run.id)
+    assert fields(stored) == fields(result.run)  # what the view renders is what was stored
+    assert fields(stored.user_message) == fields(result.message)
+    assert (stored.status, stored.user_message.content, stored.user_message.seq) == (Run.Status.QUEUED, "Hello", 1)
+    assert stored.created_at is not None
+    assert stored.dispatched_at is not None
+    assert not result.run._state.adding
+
+
+def test_rows_insert_needs_the_primary_key_set():
+    from bookly_project.db import rows_insert
+    from guardrails.models import GuardrailPolicy
+
+    with pytest.raises(ValueError, match="primary key"):
+        rows_insert(GuardrailPolicy())
