@@ -130,3 +130,29 @@ def test_rows_insert_needs_the_primary_key_set():
 
     with pytest.raises(ValueError, match="primary key"):
         rows_insert(GuardrailPolicy())
+
+
+def test_the_heartbeat_adds_usage_sets_the_step_and_stops_a_cancelled_run(run):
+    from chat.agent.steps import RunCancelled, heartbeat
+
+    Run.objects.filter(id=run.id).update(status=Run.Status.IN_PROGRESS, attempts=1, progress="Reading")
+    claimed = Run.objects.get(id=run.id)
+
+    heartbeat(claimed, input_tokens=100, output_tokens=7, cache_read_tokens=90)
+    heartbeat(claimed, progress="Looking up your order", input_tokens=5, cache_write_tokens=3)
+
+    beaten = Run.objects.get(id=run.id)
+    assert (beaten.input_tokens, beaten.output_tokens, beaten.cache_write_tokens, beaten.cache_read_tokens) == (
+        105,
+        7,
+        3,
+        90,
+    )
+    assert beaten.progress == "Looking up your order"
+    assert beaten.heartbeat_at is not None
+    Run.objects.filter(id=run.id).update(cancel_requested=True)
+    with pytest.raises(RunCancelled):
+        heartbeat(claimed)
+    Run.objects.filter(id=run.id).update(cancel_requested=False, attempts=2)  # another attempt took it over
+    with pytest.raises(RunCancelled):
+        heartbeat(claimed)
