@@ -159,6 +159,8 @@ SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 # --- Celery -----------------------------------------------------------------
 
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+# kombu's Redis transport, keeping one client per channel instead of one per command (bookly_project/broker.py).
+CELERY_BROKER_TRANSPORT = "bookly_project.broker:Transport" if REDIS_URL else None
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     # No ack emulation: a task leaves Redis when a worker takes it. With it, a worker holding
     # unacknowledged tasks when Redis restarts dies re-queueing them on the dead connection
