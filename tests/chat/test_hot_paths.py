@@ -156,3 +156,24 @@ def test_the_heartbeat_adds_usage_sets_the_step_and_stops_a_cancelled_run(run):
     Run.objects.filter(id=run.id).update(cancel_requested=False, attempts=2)  # another attempt took it over
     with pytest.raises(RunCancelled):
         heartbeat(claimed)
+
+
+def test_the_finish_update_ends_the_run_fenced_by_attempts_and_keeps_a_reply_it_has(run):
+    from chat.agent.steps import TurnOutcome
+    from chat.runs import run_finish
+
+    reply = Message.objects.create(thread_id=run.thread_id, seq=2, role=Message.Role.ASSISTANT, content="Earlier.")
+    Run.objects.filter(id=run.id).update(status=Run.Status.IN_PROGRESS, attempts=2, assistant_message=reply)
+    superseded = Run.objects.get(id=run.id)
+    superseded.attempts = 1
+    failed = TurnOutcome(status=Run.Status.FAILED, error_code="model_error", error_message="x" * 600, ending="")
+
+    assert run_finish(run=superseded, outcome=failed) is False
+    assert Run.objects.get(id=run.id).status == Run.Status.IN_PROGRESS
+
+    assert run_finish(run=Run.objects.get(id=run.id), outcome=failed) is True
+    ended = Run.objects.get(id=run.id)
+    assert (ended.status, ended.error_code, len(ended.error_message)) == (Run.Status.FAILED, "model_error", 500)
+    assert ended.completed_at is not None
+    assert ended.heartbeat_at == ended.completed_at
+    assert ended.assistant_message_id == reply.id
