@@ -2,14 +2,20 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bookly_project.settings")
 os.environ.setdefault("BOOKLY_WEB_PROCESS", "true")  # short database-pool wait: answer soon or 503
 
-django_application = get_asgi_application()
+# What django.core.asgi.get_asgi_application() does, with a handler that reuses request threads.
+django.setup(set_prefix=False)
 
-from chat.admission import MessageAdmission  # noqa: E402 - needs the settings loaded above
+from django.conf import settings  # noqa: E402 - needs the settings loaded above
+
+from bookly_project.handler import ReusedThreadsASGIHandler  # noqa: E402
+from chat.admission import MessageAdmission  # noqa: E402
+
+django_application = ReusedThreadsASGIHandler(idle_max=settings.WEB_IDLE_REQUEST_THREADS)
 
 # Message POSTs past the load bounds are refused before Django sees them (chat/admission.py).
 application = MessageAdmission(django_application)

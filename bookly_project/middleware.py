@@ -8,7 +8,7 @@ below run such hooks on the event loop, and keep a thread only for the hooks tha
 I/O (saving a session, storing flash messages). Under WSGI nothing changes.
 """
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from csp.middleware import CSPMiddleware
 from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware
@@ -64,6 +64,9 @@ class InlineCommonMiddleware(InlineHooks, CommonMiddleware):
     pass
 
 
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
+
+
 class InlineCsrfViewMiddleware(InlineHooks, CsrfViewMiddleware):
     """The CSRF secret lives in the session (CSRF_USE_SESSIONS), and reading it may be I/O.
 
@@ -71,14 +74,45 @@ class InlineCsrfViewMiddleware(InlineHooks, CsrfViewMiddleware):
     `process_view` instead: Django already runs that hook in a thread, and every view that
     needs the secret (get_token, the check itself) runs after it. The view then finds its
     session loaded, so no request pays an extra thread hop.
+
+    Under ASGI two kinds of request skip that hook's thread hop (about 0.4 ms of CPU each,
+    docs/performance.md §9.3), because for them the hook neither checks nor needs the secret:
+
+    * a safe method on a plain async view (the run long-poll, the thread updates): Django
+      accepts it unchecked, and those views never hand out a token;
+    * an unsafe method on a csrf_exempt view (every DRF view): Django does not check it, and
+      DRF's authentication (chat/auth.py) reads the secret and checks it in the view's thread.
+
+    Every other request (admin pages, GET /api/v1/session, which hands out the token) reads
+    the secret in the thread as before.
     """
+
+    def __init__(self, get_response) -> None:
+        super().__init__(get_response)
+        if self.async_mode:
+            # Django calls an async process_view directly and wraps a sync one in a thread hop.
+            self.process_view = self._process_view_async
 
     def process_request(self, request: HttpRequest) -> None:
         return None
 
     def process_view(self, request: HttpRequest, callback, callback_args, callback_kwargs) -> HttpResponse | None:
+        return self._secret_read_and_check(request, callback, callback_args, callback_kwargs)
+
+    def _secret_read_and_check(self, request: HttpRequest, callback, callback_args, callback_kwargs):
         super().process_request(request)
         return super().process_view(request, callback, callback_args, callback_kwargs)
+
+    async def _process_view_async(
+        self, request: HttpRequest, callback, callback_args, callback_kwargs
+    ) -> HttpResponse | None:
+        if request.method in SAFE_METHODS and iscoroutinefunction(callback):
+            return self._accept(request)
+        if request.method not in SAFE_METHODS and getattr(callback, "csrf_exempt", False):
+            return None
+        return await sync_to_async(self._secret_read_and_check, thread_sensitive=True)(
+            request, callback, callback_args, callback_kwargs
+        )
 
 
 class InlineAuthenticationMiddleware(InlineHooks, AuthenticationMiddleware):

@@ -159,6 +159,8 @@ SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 # --- Celery -----------------------------------------------------------------
 
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+# kombu's Redis transport, keeping one client per channel instead of one per command (bookly_project/broker.py).
+CELERY_BROKER_TRANSPORT = "bookly_project.broker:Transport" if REDIS_URL else None
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     # No ack emulation: a task leaves Redis when a worker takes it. With it, a worker holding
     # unacknowledged tasks when Redis restarts dies re-queueing them on the dead connection
@@ -308,6 +310,9 @@ MESSAGE_MAX_CHARS = 4000
 # Load shedding of the message POST (chat/admission.py): refused at once with 503 + Retry-After.
 WEB_MAX_PENDING_POSTS = env.int("WEB_MAX_PENDING_POSTS", default=16)  # per web process
 MESSAGE_QUEUE_MAX_DEPTH = env.int("MESSAGE_QUEUE_MAX_DEPTH", default=1000)  # turns waiting in the Celery queue
+# Idle request threads a web process keeps for later requests (bookly_project/handler.py); a
+# request finding none starts one, as Django's own handler does for every request.
+WEB_IDLE_REQUEST_THREADS = env.int("WEB_IDLE_REQUEST_THREADS", default=128)
 LONG_POLL_MAX_SECONDS = 30
 POLL_AFTER_MS = env.int("POLL_AFTER_MS", default=1000)
 

@@ -17,7 +17,7 @@ from orders.selectors import returns_count_for_thread
 from orders.validation import email_normalise, order_id_normalise
 
 # Tools whose success proves the customer knows the (order id, email) pair.
-_VERIFYING_TOOLS = ("lookup_order", "check_return_eligibility", "initiate_return")
+VERIFYING_TOOLS = ("lookup_order", "check_return_eligibility", "initiate_return")
 
 
 def _normalised(arguments: dict, key: str, normalise) -> str:
@@ -27,7 +27,7 @@ def _normalised(arguments: dict, key: str, normalise) -> str:
 
 def run_verified_customer() -> Exists:
     """For Run querysets: True if a tool call of the run matched an order id with an email."""
-    return Exists(ToolCall.objects.filter(run_id=OuterRef("id"), is_error=False, name__in=_VERIFYING_TOOLS))
+    return Exists(ToolCall.objects.filter(run_id=OuterRef("id"), is_error=False, name__in=VERIFYING_TOOLS))
 
 
 def thread_guard_state(*, thread_id: UUID | str) -> GuardState:
@@ -35,7 +35,7 @@ def thread_guard_state(*, thread_id: UUID | str) -> GuardState:
     verified: set[tuple[str, str]] = set()
     eligibility: dict[str, bool] = {}
     calls = (
-        ToolCall.objects.filter(run__thread_id=thread_id, is_error=False, name__in=_VERIFYING_TOOLS)
+        ToolCall.objects.filter(run__thread_id=thread_id, is_error=False, name__in=VERIFYING_TOOLS)
         .order_by("id")
         .values_list("name", "input", "result")
     )

@@ -15,10 +15,10 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.db.models import Exists
+from django.db import connection
 
 from chat.agent.tools import REPLY_TOOL, ToolOutcome
-from chat.models import ModelCall, Run, ToolCall
+from chat.models import Message, ModelCall, Run, ToolCall
 from guardrails.models import GuardrailEvent
 from guardrails.screening import (
     INJECTION_FINDINGS,
@@ -76,37 +76,50 @@ class Transcript:
     customer_texts: list[str]  # every customer message of the thread, cleaned as the model sees them
 
 
+# The two statements every turn starts with, written by hand. They are what the ORM built for
+# `Run.objects.filter(thread_id=…).annotate(injection_seen=Exists(…)).order_by("seq").values_list(…)`
+# and `ModelCall.objects.filter(run_id__in=…, purpose="turn").order_by("iteration", "id")
+# .values_list(…)`; building and compiling those querysets was ~15 % of the worker's CPU per
+# turn (docs/performance.md §9.2). Identifiers come from the models; every value is a parameter.
+_RUNS_SQL = f"""
+    SELECT r.id, r.seq, r.input_tokens, r.output_tokens, u.content, r.assistant_message_id, a.content,
+        EXISTS (SELECT 1 FROM {GuardrailEvent._meta.db_table} e
+                WHERE e.thread_id = %s AND e.layer = %s AND e.code = ANY(%s)) AS injection_seen
+    FROM {Run._meta.db_table} r
+    JOIN {Message._meta.db_table} u ON u.id = r.user_message_id
+    LEFT JOIN {Message._meta.db_table} a ON a.id = r.assistant_message_id
+    WHERE r.thread_id = %s
+    ORDER BY r.seq
+"""  # noqa: S608
+_MODEL_CALLS_SQL = f"""
+    SELECT run_id, response_content FROM {ModelCall._meta.db_table}
+    WHERE run_id = ANY(%s) AND purpose = %s
+    ORDER BY iteration, id
+"""  # noqa: S608
+
+
+def _thread_rows(run: Run) -> tuple[list[tuple], list[tuple]]:
+    """(the thread's runs in seq order, the TURN model calls of those runs with decoded contents)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_RUNS_SQL, [run.thread_id, GuardrailEvent.Layer.INPUT, list(INJECTION_FINDINGS), run.thread_id])
+        runs = cursor.fetchall()
+        if not runs:
+            return [], []
+        cursor.execute(_MODEL_CALLS_SQL, [[row[0] for row in runs], ModelCall.Purpose.TURN])
+        # jsonb arrives as text on a plain cursor (Django leaves decoding to JSONField).
+        model_calls = [(run_id, json.loads(content)) for run_id, content in cursor.fetchall()]
+    return runs, model_calls
+
+
 def transcript_load(run: Run) -> Transcript:
     """Everything `run`'s turn needs from the database: runs, model calls, and tool calls if there are any."""
-    injection_events = GuardrailEvent.objects.filter(
-        thread_id=run.thread_id, layer=GuardrailEvent.Layer.INPUT, code__in=INJECTION_FINDINGS
-    )
     # One row per run of the thread. The thread-level L0 flag rides along as an uncorrelated
-    # EXISTS (evaluated once) instead of costing a statement of its own.
-    runs = list(
-        Run.objects.filter(thread_id=run.thread_id)
-        .annotate(injection_seen=Exists(injection_events))
-        .order_by("seq")
-        .values_list(
-            "id",
-            "seq",
-            "input_tokens",
-            "output_tokens",
-            "user_message__content",
-            "assistant_message_id",
-            "assistant_message__content",
-            "injection_seen",
-        )
-    )
-    # By run id, not by a join on the thread: the plain (run_id) index lookups stay cheap
+    # EXISTS (evaluated once) instead of costing a statement of its own. Model calls are read
+    # by run id, not by a join on the thread: the plain (run_id) index lookups stay cheap
     # whatever the planner's statistics say.
+    runs, model_calls = _thread_rows(run)
     run_ids = [row[0] for row in runs]
     calls: dict[object, list[list[dict]]] = {}  # run id → response contents, in (iteration, id) order
-    model_calls = (
-        ModelCall.objects.filter(run_id__in=run_ids, purpose=ModelCall.Purpose.TURN)
-        .order_by("iteration", "id")
-        .values_list("run_id", "response_content")
-    )
     for run_id, content in model_calls:
         calls.setdefault(run_id, []).append(content)
     results: dict[object, dict[str, tuple[dict, bool]]] = {}  # run id → tool_use_id → (result, is_error)

@@ -190,3 +190,32 @@ def test_non_blocking_hooks_run_on_the_event_loop_thread(monkeypatch):
 
     assert async_to_sync(call)().status_code == 200
     assert seen == loop_threads
+
+
+def test_the_csrf_secret_is_read_in_a_thread_only_where_a_view_may_need_it(monkeypatch):
+    """The long-poll (safe, async) and DRF writes (csrf_exempt; DRF checks) skip the CSRF hook's thread hop."""
+    reads: list[str] = []
+    original = middleware.InlineCsrfViewMiddleware._secret_read_and_check
+
+    def spy(self, request, *args):
+        reads.append(f"{request.method} {request.path}")
+        return original(self, request, *args)
+
+    monkeypatch.setattr(middleware.InlineCsrfViewMiddleware, "_secret_read_and_check", spy)
+    browser = Browser()
+    browser.start_session()
+    token = browser.csrf
+    thread_id = browser.post("/api/v1/threads", {}).json()["id"]
+    run_id = browser.post(f"/api/v1/threads/{thread_id}/messages", {"content": "hello"}).json()["run"]["id"]
+    assert browser.get(f"/api/v1/runs/{run_id}").status_code == 200
+    refused = browser.post(f"/api/v1/threads/{thread_id}/messages", {"content": "again"}, csrf=False)
+
+    # GET /session hands out the token, so it reads the secret; the rest never needed to.
+    assert reads == ["GET /api/v1/session"]
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "csrf_failed"
+    # The secret behind the token did not change on the way: the token still works.
+    browser.start_session()
+    assert browser.csrf  # a fresh mask of the same secret
+    browser.csrf = token
+    assert browser.post(f"/api/v1/threads/{thread_id}/messages", {"content": "still mine"}).status_code == 202
