@@ -127,7 +127,9 @@ class Grounding:
         facts.dates.add(today)
         # Dates the policy derives: the end of the return window of every delivered order.
         facts.dates |= {delivered + timedelta(days=RETURN_WINDOW_DAYS) for delivered in facts.delivered}
-        derived = {(abs((day - today).days),) * 2 + ("day",) for day in facts.dates}
+        # Days from today to each date, and between any two dates of the thread ("delivered four days
+        # after you ordered it").
+        derived = {(abs((day - other).days),) * 2 + ("day",) for day in facts.dates for other in facts.dates}
         facts.durations |= derived
         facts.fact_durations |= derived
         return cls(
@@ -315,6 +317,9 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
             facts.statuses.add((_order_id_of(result), "delivered"))
     if name == "check_return_eligibility" and result.get("eligible") is False and _order_id_of(result):
         facts.ineligible.add(_order_id_of(result))
+        if result.get("reason") == "order_not_delivered":
+            # Not delivered yet: still being prepared or on its way, the check does not say which.
+            facts.statuses |= {(_order_id_of(result), "processing"), (_order_id_of(result), "shipped")}
     for order in orders:
         if isinstance(order, dict) and name in ("lookup_order", "check_return_eligibility") and _order_id_of(order):
             facts.order_items |= {(_order_id_of(order), title) for title in _item_titles(order)}
@@ -344,12 +349,15 @@ _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\d-])")
 _NUMERIC_DATE = re.compile(r"(?<![\d/.-])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])")
 _MONTH = (
     r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
+    + "|".join(sorted(patterns.OTHER_LANGUAGE_MONTHS, key=len, reverse=True))
+    + r")\.?"
 )
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?(?!\d)"
-_YEAR = r"(?:,?\s+(?P<year>\d{4})(?!\d))?"
+_YEAR = r"(?:,?\s+(?:de\s+)?(?P<year>\d{4})(?!\d))?"
 _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_DAY}{_YEAR}", re.IGNORECASE)
-_DAY_MONTH = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}(?![a-z]){_YEAR}", re.IGNORECASE)
+# "7 November", "7th of November", and the other languages' "7. November", "7 de noviembre".
+_DAY_MONTH = re.compile(rf"\b{_DAY}\.?\s+(?:of\s+|de\s+)?{_MONTH}(?![a-zà-ÿ]){_YEAR}", re.IGNORECASE)
 _DAY_ONLY = re.compile(r"\b(?:on|by|until|till|before|after|since|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _RMA = re.compile(r"\bRMA-?(?=[A-Z0-9]{6,12}\b)[A-Z0-9]*\d[A-Z0-9]*\b")
 _MONEY_PATTERNS = (
@@ -428,7 +436,9 @@ def _extract_dates(text: str, today: date) -> list[object]:
             # "may" is a month only when capitalised; "you may 2 ..." is not a date.
             if match.group("month") == "may" or not free(match):
                 continue
-            month, day = patterns.MONTHS[match.group("month")[:3].lower()], int(match.group("day"))
+            name = match.group("month").lower()
+            month = patterns.OTHER_LANGUAGE_MONTHS.get(name) or patterns.MONTHS[name[:3]]
+            day = int(match.group("day"))
             year = match.group("year")
             if year:
                 found.append(_valid_date(int(year), month, day) or INVALID_DATE)
@@ -691,12 +701,14 @@ _COURTESY = re.compile(patterns.COURTESY, re.IGNORECASE)
 _TO_CUSTOMER = re.compile(r"\b(?:you|your|yours|you'd|you're)\b", re.IGNORECASE)
 _FOREIGN_CLAUSE = re.compile(r"[,;:]")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_ORDINAL_DAY = re.compile(rf"\b(\d{{1,2}})\.(?=\s+{_MONTH})", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|so)\b", re.IGNORECASE)
 
 
 def _sentences(text: str) -> list[str]:
-    # A full stop inside an amount or an order id is not the end of a sentence.
-    protected = re.sub(r"(\d)\.(\d)", "\\1\u2024\\2", text)
+    # A full stop inside an amount or an order id is not the end of a sentence, nor the one of a German
+    # or Dutch day ("am 4. Dezember").
+    protected = _ORDINAL_DAY.sub("\\1\u2024", re.sub(r"(\d)\.(\d)", "\\1\u2024\\2", text))
     return [part.replace("\u2024", ".").strip() for part in _SENTENCE.findall(protected) if part.strip()]
 
 

@@ -19,19 +19,32 @@ STATUS_CLAIMS: dict[str, str] = {
         r"\b(?:was|were|has been|have been|got|is|are|shows? as|marked as|listed as)\s+"
         r"(?:now\s+|already\s+)?delivered\b"
         r"|\b(?:order|parcel|package)\s+(?:has\s+|have\s+)?(?:already\s+)?arrived\b"
+        # German, French, Spanish, Dutch
+        r"|\b(?:wurde|wurden|ist|sind)\s+(?:\S+\s+){0,5}?(?:zugestellt|geliefert|angekommen)\b"
+        r"|\b(?:a été|ont été|est|sont)\s+(?:bien\s+)?(?:livrée?s?|arrivée?s?)\b"
+        r"|\b(?:fue|fueron|ha sido|han sido|se)\s+(?:\S+\s+){0,1}?(?:entregad[oa]s?|entregó|entregaron)\b"
+        r"|\b(?:is|zijn|werd|werden)\s+(?:\S+\s+){0,5}?(?:bezorgd|geleverd|aangekomen)\b"
     ),
     "shipped": (
         r"\b(?:has|have)\s+(?:now\s+|already\s+|just\s+)?shipped\b"
         r"|\b(?:was|were|has been|have been|is|are)\s+(?:now\s+|already\s+|just\s+)?(?:shipped|dispatched|sent out)\b"
         r"|(?:\b(?:is|are)|'s|'re)\s+(?:now\s+|currently\s+)?(?:on (?:its|their) way|in transit)\b"
         r"|\bshows? as shipped\b"
+        r"|\b(?:wurde|wurden|ist|sind)\s+(?:\S+\s+){0,3}?(?:versandt|verschickt|versendet|unterwegs)\b"
+        r"|\b(?:a été|ont été|est|sont)\s+(?:bien\s+)?(?:expédiée?s?|envoyée?s?|en route|en chemin)\b"
+        r"|\b(?:fue|fueron|ha sido|han sido|está|están)\s+(?:ya\s+)?(?:enviad[oa]s?|en camino|en tránsito)\b"
+        r"|\b(?:is|zijn|werd|werden)\s+(?:\S+\s+){0,3}?(?:verzonden|verstuurd|onderweg)\b"
     ),
     "processing": (
         r"(?:\b(?:is|are)|'s|'re)\s+(?:still\s+|currently\s+)?"
         r"(?:being\s+(?:prepared|processed|packed|picked)|processing|in processing)\b"
         r"|\b(?:hasn't|has not|haven't|have not)\s+(?:shipped|been shipped|left our warehouse)\s+yet\b"
     ),
-    "cancelled": r"\b(?:was|were|has been|have been|is|are|shows? as)\s+(?:now\s+)?cancell?ed\b",
+    "cancelled": (
+        r"\b(?:was|were|has been|have been|is|are|shows? as)\s+(?:now\s+)?cancell?ed\b"
+        r"|\b(?:wurde|ist|a été|est|fue|ha sido|está|werd|is)\s+(?:\S+\s+){0,2}?(?:storniert|annulée?s?|"
+        r"cancelad[oa]s?|geannuleerd)\b"
+    ),
     "out_for_delivery": r"(?:\b(?:is|are)|'s|'re)\s+(?:now\s+|currently\s+)?out for delivery\b",
 }
 # Which tool-result statuses make a claimed status true.
@@ -229,8 +242,8 @@ OTHER_LANGUAGE_ACTION = (
 )
 OTHER_LANGUAGE_VERBS_BACKED = _word_set(
     "nachgesehen geprüft überprüft gefunden vorbereitet gesehen gefragt verstanden erhalten bekommen gelesen "
-    "kontrolliert nachgeschaut angeschaut recherchiert gesucht "
-    "vérifié trouvé préparé regardé consulté reçu compris cherché noté "
+    "kontrolliert nachgeschaut angeschaut recherchiert gesucht notiert "
+    "vérifié trouvé préparé regardé consulté reçu compris cherché noté anotado genoteerd "
     "revisado comprobado encontrado preparado buscado consultado recibido entendido mirado verificado "
     "gecontroleerd gevonden voorbereid bekeken nagekeken opgezocht gezien ontvangen begrepen gelezen gezocht"
 )
@@ -279,6 +292,8 @@ RECEIPT_CONDITION = (
 # A sentence is not a commitment when the clause before the match negates it ("I can't cancel it")...
 NEGATION = (
     r"\b(?:not|never|no|nothing|unable|cannot|can't|won't|haven't|hasn't|isn't|wasn't|don't|doesn't|didn't)\b|n't\b"
+    # the store's other four languages
+    r"|\b(?:nicht|nie|kein\w*|pas|jamais|aucune?|nunca|ningún|ninguna|niet|nooit|geen)\b"
 )
 # ...or when a condition comes before it ("Once you confirm, the return will be created").
 CONDITION = r"\b(?:if|once|when|whenever|after|as soon as|until|unless|before|should you|would you like|do you want)\b"
@@ -526,7 +541,8 @@ COURTESY = (
     r"thanks?|thank you|welcome|appreciate\w*|understand\w*|frustrat\w*|annoying|inconvenien\w*|stressful|"
     r"patience|no problem|no worries|of course|anything else|let me know|whenever you|take (?:all )?(?:the|your) time|"
     r"hello|hi|hey|good (?:morning|afternoon|evening)|bye|goodbye|cheers|pleasure|i'm here|here to help|"
-    r"right away|got it|noted|what an? (?:lovely|great|nice|wonderful|kind|thoughtful))\b"
+    r"right away|got it|noted|what an? (?:lovely|great|nice|wonderful|kind|thoughtful)|"
+    r"please (?:tell|let|send|check|confirm|reply|share|give|write|keep))\b"
 )
 # Function words, which count as no content in a foreign sentence.
 FUNCTION_WORDS = _word_set(
@@ -536,7 +552,9 @@ FUNCTION_WORDS = _word_set(
     "why how not no yes do does did done can could would should will shall may might must just also very "
     "really quite too all any some more most much many one ones other another such own same each every both "
     "either neither only even still already now then again up out over under after before while because "
-    "let's let get got go going have has had having make made like well way ah oh hmm ha right okay ok sure"
+    "let's let get got go going have has had having make made like well way ah oh hmm ha right okay ok sure "
+    "isn't aren't wasn't weren't hasn't haven't hadn't don't doesn't didn't can't couldn't won't wouldn't "
+    "shouldn't it'll that's there's what's here's"
 )
 
 
@@ -562,6 +580,22 @@ MARKDOWN_PATTERNS = (
 )
 
 
+# Month names of the store's other four languages (German, French, Spanish, Dutch) not read by
+# their first three letters as English ones are.
+OTHER_LANGUAGE_MONTHS = {
+    **dict.fromkeys(("januar", "janvier", "enero", "januari"), 1),
+    **dict.fromkeys(("februar", "février", "fevrier", "febrero", "februari"), 2),
+    **dict.fromkeys(("märz", "maerz", "mars", "marzo", "maart"), 3),
+    **dict.fromkeys(("avril", "abril"), 4),
+    **dict.fromkeys(("mai", "mayo", "mei"), 5),
+    **dict.fromkeys(("juni", "juin", "junio"), 6),
+    **dict.fromkeys(("juli", "juillet", "julio"), 7),
+    **dict.fromkeys(("août", "aout", "agosto", "augustus"), 8),
+    **dict.fromkeys(("septembre", "septiembre"), 9),
+    **dict.fromkeys(("oktober", "octobre", "octubre"), 10),
+    **dict.fromkeys(("novembre", "noviembre"), 11),
+    **dict.fromkeys(("dezember", "décembre", "decembre", "diciembre"), 12),
+}
 MONTHS = {
     "jan": 1,
     "feb": 2,

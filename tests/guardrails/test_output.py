@@ -1208,3 +1208,55 @@ def test_more_returns_than_the_thread_wrote_are_an_unbacked_commitment(reply):
 def test_another_return_offered_on_a_condition_is_not_a_count():
     reply = "If you'd like to send back another book too, I can prepare a second return."
     assert UNGROUNDED_COMMITMENT not in check(reply, tool_results=[("initiate_return", APPLIED_VISA)]).codes
+
+
+# --- Dates and statuses in the store's other four languages ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Ihre Bestellung BK-10042 wurde am 5. November zugestellt.",
+        "Votre commande BK-10042 a été livrée le 5 novembre.",
+        "Tu pedido BK-10042 fue entregado el 5 de noviembre de 2026.",
+        "Uw bestelling BK-10042 is op 5 november bezorgd.",
+        "BK-10042 kam am 5. November an, also haben Sie bis zum 5. Dezember Zeit für eine Rücksendung.",
+    ],
+)
+def test_grounded_dates_and_statuses_in_other_languages_pass(reply):
+    assert check(reply, tool_results=[("lookup_order", ORDER), ("check_return_eligibility", ELIGIBILITY)]).allowed
+
+
+@pytest.mark.parametrize(
+    ("reply", "code"),
+    [
+        ("Ihre Bestellung BK-10042 wurde am 12. November zugestellt.", UNGROUNDED_DATE),
+        ("Le colis BK-10042 a été livré le 24 octobre.", UNGROUNDED_DATE),
+        ("Tu pedido BK-20001 ya fue enviado y llegará esta semana.", UNGROUNDED_STATUS),
+        ("Uw bestelling BK-20001 is gisteren bezorgd.", UNGROUNDED_STATUS),
+    ],
+)
+def test_ungrounded_dates_and_statuses_in_other_languages_are_refused(reply, code):
+    processing = {**ORDER, "order_id": "BK-20001", "status": "processing", "delivered_date": None}
+    assert code in check(reply, tool_results=[("lookup_order", ORDER), ("lookup_order", processing)]).codes
+
+
+def test_a_negated_status_in_another_language_is_no_claim():
+    processing = {**ORDER, "status": "processing", "delivered_date": None}
+    assert check("BK-10042 is nog niet bezorgd.", tool_results=[("lookup_order", processing)]).allowed
+
+
+def test_the_days_between_two_dates_of_the_thread_are_a_fact():
+    reply = "It was delivered on the 5th of November, six days after you ordered it on October 30."
+    assert check(reply).allowed
+
+
+def test_an_order_not_yet_delivered_may_be_called_processing():
+    not_delivered = {**ELIGIBILITY, "eligible": False, "reason": "order_not_delivered", "delivered_date": None}
+    reply = "BK-10042 is still processing, so there's nothing to return yet."
+    assert check(reply, tool_results=[("check_return_eligibility", not_delivered)]).allowed
+
+
+def test_asking_the_customer_to_tell_us_is_courtesy_not_another_subject():
+    reply = "If it hasn't turned up on your side, please tell me and we can look at what to do next."
+    assert check(reply).allowed
