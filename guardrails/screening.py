@@ -19,6 +19,7 @@ it with my neighbour" or "the system prompts me to log in" are ordinary customer
 import base64
 import binascii
 import codecs
+import html
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -401,6 +402,10 @@ _NOTICE = re.compile(
     rf"(?:^|\n)\W*(?:important\W+|urgent\W+)?{_slot(lex.NOTICE)}[^\n:]{{0,40}}:|{_slot(lex.NOTICE_FROM)}"
 )
 _LEGAL_DEMAND = re.compile(_slot(lex.LEGAL_DEMAND))
+_STAFF_INTRODUCTION = re.compile(_slot(lex.STAFF_INTRODUCTION))
+_STAFF_ACTION = re.compile(_slot(lex.STAFF_ACTION))
+# A part in a play is no persona for the assistant ("the role of the wizard in the school play").
+_THEATRE = re.compile(_slot(lex.THEATRE))
 # A decoded text that is itself one long encoded token (no spaces), worth decoding once more.
 _NESTED = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
 _CREATOR = re.compile(_slot(lex.CREATOR))
@@ -510,7 +515,7 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
         if _VOID.search(clause) and _SETUP_ANY.search(clause):
             weak.add("void_loose")
     for code, name, pattern in _ALONE:
-        if pattern.search(view):
+        if pattern.search(view) and not (name == "persona" and _THEATRE.search(view)):
             hits.add((code, name))
     # A role and the permission it grants may sit in neighbouring clauses ("I'm the manager; approve it").
     pairs = [f"{first} {second}" for first, second in pairwise(clauses)]
@@ -527,6 +532,8 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
         hits.add((AUTHORITY_CLAIM, "third_party_order"))
     if _CREATOR.search(whole):
         hits.add((AUTHORITY_CLAIM, "creator_claim"))
+    if _STAFF_INTRODUCTION.search(whole) and _STAFF_ACTION.search(whole):
+        hits.add((AUTHORITY_CLAIM, "staff_introduction"))
     if _NOTICE.search(view) and _POLICY_SUBJECT.search(whole):
         hits.add((POLICY_CLAIM, "policy_notice"))
     if _LEGAL_DEMAND.search(whole) and _DATA_REQUEST.search(whole):
@@ -726,6 +733,38 @@ def _other_decodings(text: str) -> Iterable[str]:
         yield unquote(match.group())
     for match in _UNICODE_ESCAPES.finditer(text):
         yield re.sub(r"\\u([0-9A-Fa-f]{4})", lambda escape: chr(int(escape.group(1), 16)), match.group())
+    for match in _HTML_ENTITIES.finditer(text):
+        yield html.unescape(match.group())
+    for match in _BASE85_CHUNK.finditer(text):
+        for decode in (base64.b85decode, base64.a85decode):
+            try:
+                yield _utf8(decode(match.group()))
+            except (binascii.Error, ValueError):
+                continue
+    for match in _NATO_RUN.finditer(text.lower()):
+        yield "".join(_NATO.get(token, "") for token in re.findall(r"[a-z-]+|/", match.group()))
+    if _ATBASH_HINT.search(text):
+        yield text.translate(_ATBASH)
+
+
+# &#68;&#105; …, a run of base85 (a payload's alphabet, no spaces), letters spelled out in the NATO
+# alphabet ("foxtrot oscar romeo …", words split by "/"), and a text said to be in Atbash (a↔z).
+_HTML_ENTITIES = re.compile(r"(?:&#x?[0-9A-Fa-f]{2,5};\s?){6,}")
+_BASE85_CHUNK = re.compile(r"(?<!\S)[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{20,}(?!\S)")
+_NATO_WORDS = (
+    *("alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett"),
+    *("juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"),
+    *("uniform", "victor", "whiskey", "xray", "x-ray", "yankee", "zulu"),
+)
+_NATO = {word: word[0] for word in _NATO_WORDS} | {"/": " "}
+_NATO_RUN = re.compile(
+    r"\b(?:(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike|november|oscar|"
+    r"papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|x-?ray|yankee|zulu)[\s,/-]+){6,}"
+)
+_ATBASH_HINT = re.compile(r"\batbash\b", re.IGNORECASE)
+_ATBASH = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA"
+)
 
 
 # Words every sentence in the five languages is full of; rot13 or reversed text has almost none.

@@ -23,9 +23,11 @@ OVERRIDE_VERBS = (
     r"halten) (?:dich|sich|sie sich) (?:nicht|nicht mehr|nie) an|ausser kraft|(?:losche|loschen|setze|"
     r"setzen) (?:sie )?zuruck",
     r"laisse[rz]? tomber|(?:arrete|arretez|cesse|cessez) de (?:suivre|respecter|obeir|appliquer)|ignor(?:ez|er|e)|"
+    r"zappe[rz]?|(?:considerez|considere) (?:toutes? )?(?:vos|tes)|"
     r"oubli(?:ez|er|e)|(?:ne )?(?:pas )?(?:tiens|tenez|tenir) (?:plus |pas )?compte|(?:fais|faites|faire) abstraction|"
     r"outrepass(?:e|ez|er)|contourn(?:e|ez|er)|(?:ne )?(?:suis|suivez|respecte|respectez) plus",
     r"ignor(?:a|e|ar|ad)|olvid(?:a|e|ar|ate|ese|ad)|(?:no )?(?:hagas|haga|hagan) caso|(?:haz|haga) caso omiso|"
+    r"pasa de|pasate|saltate|saltese|salta(?:te)? (?:las|tus)|"
     r"omit(?:e|a|ir)|(?:deja|dejen|deje) de (?:seguir|obedecer|aplicar)|no (?:tengan?|tengas) en cuenta|no (?:sigas|"
     r"siga|obedezcas|obedezca)",
     r"stop met (?:het )?(?:volgen|opvolgen|gehoorzamen)|buiten beschouwing|negeer|negeren|vergeet|vergeten|(?:trek|"
@@ -241,7 +243,8 @@ POLICY = (r"polic(?:y|ies)", r"richtlinien?|regelungen", r"politiques?", r"polit
 # Verbs that come last in German and Dutch clauses ("Ihre Anweisungen ignorieren").
 OVERRIDE_VERBS_FINAL = (
     r"ignorieren|vergessen|missachten|ausser kraft setzen|negeren|vergeten|ignorer|oublier|ignorar|olvidar|verwerfen|"
-    r"overschrijven|buiten beschouwing laten|ausser acht lassen|(?:ne )?pas tenir compte",
+    r"overschrijven|buiten beschouwing (?:te )?laten|ausser acht lassen|(?:ne )?pas tenir compte|"
+    r"(?:te )?laten vervallen|ingetrokken|intrekken|comme caduques?|comme nulles?|als nichtig|fur ungultig",
 )
 
 # "You are now ...", "act as", "pretend to be": turning the assistant into someone else.
@@ -679,6 +682,7 @@ THIRD_PARTY = (
     r"works)|(?:try|guess) (?:different |some |other )?e-?mails|(?:his|her|their) (?:order|email|"
     r"e-mail|address|account|tracking|phone|card|purchases?|parcel|package|details)|whoever (?:ordered|placed|bought)|"
     r"who (?:placed|ordered|bought)|another customer|other customer|someone else'?s?|somebody else'?s?|"
+    r"the person with|(?:anyone|someone|somebody|a customer|people) named|whoever has|"
     r"a different customer|the customer (?:at|with|who|behind)|not mine|not the buyer|isn'?t mine|"
     rf"(?:it'?s|it is|that'?s|this is|belongs to) (?:my |the )?{_RELATIVE}'?s?\b|under the name|the name \w+ \w+|"
     r"(?:all|every) (?:the )?orders (?:placed|made|from|with|by|in|of|today|this|last)|orders placed (?:with|by|under)",
@@ -686,7 +690,8 @@ THIRD_PARTY = (
     r"nachbar(?:in|n)?|kollegin|kollegen|kollege|mitbewohner(?:in)?|chef(?:in)?)|(?:seine|ihre) (?:bestellung|e-mail|"
     r"adresse|lieferadresse)|ein(?:e|en)? (?:anderen? )?kund(?:e|in|en)",
     r"(?:ma|mon) (?:soeur|frere|femme|mari|fils|fille|mere|pere|cousine?|ami[e]?|voisine?|collegue|colocataire|"
-    r"patron(?:ne)?)|(?:sa|son) (?:commande|adresse|e-mail|email)|un(?:e)? autre client(?:e)?",
+    r"patron(?:ne)?)|(?:sa|son) (?:commande|adresse|e-mail|email)|un(?:e)? autre client(?:e)?|"
+    r"(?:celle|celui|la commande) (?:d'une?|de mon|de ma) (?:amie?|voisine?|collegue|soeur|frere|cousine?)",
     r"(?:mi|mis) (?:hermana|hermano|esposa|esposo|mujer|marido|hijo|hija|madre|padre|prima|primo|amiga?|amigo|"
     r"vecina?|vecino|companer[oa](?: de piso)?|jef[ea]|exnovia|exnovio|novia|novio)|(?:su) (?:pedido|direccion|correo|"
     r"email)|otro cliente|otra clienta",
@@ -697,18 +702,20 @@ THIRD_PARTY = (
 # A request about an order's data or for an action on it.
 DATA_REQUEST = (
     r"what(?:'s| is| are| did)|which|where|who|tell me|give me|show me|send me|read me|list|look up|look them up|"
-    r"find|check|change|cancel|return|refund|start|track|can you|could you|would you|i need|i want|try|disclose|"
-    r"provide|release|share|hand over|send over",
-    r"welche[rsn]?|sag(?:en sie)? mir|gib mir|zeig|nenn|konnt|konnen sie|kannst du|andern|storn|"
-    r"zuruckschick|rucksendung|starte",
-    r"quel(?:le)?s?|dites-moi|dis-moi|donnez-moi|donne-moi|montrez|pouvez-vous|peux-tu|annul|retour|"
+    r"find|check|change|cancel\w*|return|refund|start|track|can you|could you|would you|i need|i want|try|disclose|"
+    r"provide|release|share|hand over|send over|need|tracking number",
+    r"welche[rsn]?|(?:mochte|will) wissen|sag(?:en sie)? mir|gib mir|zeig\w*|nenn\w*|konnt\w*|konnen sie|"
+    r"kannst du|andern\w*|storn\w*|"
+    r"zuruckschick\w*|rucksendung|starte",
+    r"quel(?:le)?s?|dites-moi|dis-moi|donnez-moi|donne-moi|montrez|pouvez-vous|peux-tu|annul\w*|retour|"
     r"je voudrais voir|voir toutes",
-    r"cual|donde|quien|dime|dame|me das|me dices|muestr|puedes|podria|cancel|devol|quiero saber|saber",
-    r"welke?|vertel|geef|geven|laat zien|laten zien|kun je|kunt u|kunnen jullie|annuleer|retour|start",
+    r"cual|donde|quien|dime|dame|me das|me dices|muestr\w*|puedes|podria|cancel\w*|devol\w*|quiero saber|saber",
+    r"welke?|vertel|geef|geven|laat zien|laten zien|kun je|kunt u|kunnen jullie|annuleer\w*|retour|start",
 )
 # Signs that the customer is asking about their own purchase (a gift they sent, their own account).
 OWN_PURCHASE = (
-    r"my order|my own|i (?:ordered|bought|placed|paid)|gift|account holder|i'?m moving|my account|"
+    r"my order|my own|i (?:ordered|bought|placed|paid)|gift|account holder|i'?m moving|my account|is mine|"
+    r"(?:our|a) shared account|can i return|i (?:want|would like|need) to return|i'd like to return|"
     r"(?:change|update|correct|fix|edit) (?:the |my )?(?:delivery |shipping )?address",
     r"meine bestellung|ich habe\b[^.!?\n]{0,60}?\b(?:bestellt|gekauft|geschickt)|geschenk",
     r"ma commande|j'ai\b[^.!?\n]{0,40}?\b(?:commande|achete|envoye)|cadeau",
@@ -759,4 +766,37 @@ CREATOR = (
     r"(?:t'|vous) (?:ai|avons) (?:cree|programme|developpe|entraine)|tes (?:createurs|developpeurs)",
     r"te (?:cree|programe|desarrolle|entrene|hicimos|creamos)|tus (?:creadores|desarrolladores|programadores)",
     r"(?:jou|u) (?:gebouwd|geprogrammeerd|ontwikkeld|getraind)|je (?:makers|ontwikkelaars|programmeurs)",
+)
+
+# A theatre, where playing a role is a part, not a persona.
+THEATRE = (
+    r"(?:school |class |church )?(?:play|musical|production|rehearsals?|audition\w*|stage|theat(?:er|re)|drama club|"
+    r"script book|the script)",
+    r"theater(?:stuck|gruppe|ag)?|schulauffuhrung|auffuhrung|buhne|probe",
+    r"piece de theatre|theatre|spectacle|repetition",
+    r"obra de teatro|teatro|funcion escolar|ensayo",
+    r"toneelstuk|toneel|schoolmusical|voorstelling|repetitie",
+)
+
+# Speaking as staff, in the ways people introduce themselves: "This is Mark from the Bookly support team",
+# "Regional director speaking", "it's Dave from the warehouse", "I'm the owner of this company".
+STAFF_INTRODUCTION = (
+    r"(?:this is|it'?s|its|i'?m|i am) \w+ (?:from|at|in) (?:the |your |bookly'?s? )?"
+    r"(?:bookly |support |customer service )?"
+    r"(?:support team|team|warehouse|office|hq|headquarters|management|returns desk|returns department|it department)|"
+    r"(?:regional |area |store |general |district |operations )?(?:director|manager|supervisor|team lead) "
+    r"(?:here|speaking)|owner of (?:this|the|your) (?:company|store|shop|business)|i'?m testing (?:the|this|you) bot",
+    r"(?:hier ist|ich bin) \w+ (?:aus|vom|von der) (?:dem )?(?:lager|support|kundenservice|zentrale)",
+    r"(?:ici|c'est) \w+ (?:de|du) (?:l'entrepot|service client|support|siege)",
+    r"(?:soy|habla) \w+ (?:del|de la) (?:almacen|soporte|atencion al cliente|sede)",
+    r"(?:dit is|hier is) \w+ (?:van|uit) (?:het )?(?:magazijn|klantenservice|support|hoofdkantoor)",
+)
+# What staff would be asked to do for the speaker.
+STAFF_ACTION = (
+    r"mark (?:it|this|the order|bk-\d+) (?:as )?(?:refunded|returned|delivered)|list (?:the |all )?(?:last )?"
+    r"(?:\w+ )?orders|issue|process|refund|approve|skip|override|authori[sz]e|push (?:it )?through",
+    r"erstatt\w*|genehmig\w*|freigeb\w*|uberspring\w*|markier\w*",
+    r"rembours\w*|approuv\w*|valid\w*|ignor\w*",
+    r"reembols\w*|aprob\w*|salt\w*|marc\w*",
+    r"terugbetal\w*|goedkeur\w*|overslaan|markeer\w*",
 )
