@@ -515,7 +515,8 @@ SUPPORT_ANCHOR = (
     r"mail(?:box|ed)?|doorstep|porch|neighbou?r\w*|reception|concierge|pick(?:ed)? up|drop(?:ped)? off|scan\w*|"
     r"prepaid|hardback|hardcover|paperback|edition|audiobook|e-?book|gift cards?|damaged|torn|missing|wrong|"
     r"late|delay\w*|reset|link|inbox|spam|verif\w*|look(?:ed|ing)? (?:it |this |that )?up|check\w*|button|"
-    r"the app|conversations?|chats?|our team|a colleague|(?:your|the|that|this) (?:details|message|question|request)|numbers?"
+    r"the app|conversations?|chats?|our team|a colleague|(?:your|the|that|this) (?:details|message|question|request)"
+    r"|numbers?"
     r"|(?:your|the|both|all|these|those|each|two|three|four|five|\d+) (?:\w+ )?books?"
     # The same in the other four languages of the store: German, French, Spanish, Dutch.
     r"|bestell\w*|rücksend\w*|rückgabe\w*|erstatt\w*|lieferung\w*|geliefert|versand\w*|versendet|sendung\w*"
