@@ -678,6 +678,7 @@ _RETURN_COUNT = re.compile(patterns.RETURN_COUNT, re.IGNORECASE)
 _OTHER_LANGUAGE_ACTION = re.compile(patterns.OTHER_LANGUAGE_ACTION, re.IGNORECASE)
 _CARD_DIGITS = re.compile(patterns.CARD_DIGITS, re.IGNORECASE)
 _AGENT_ACTION = re.compile(patterns.AGENT_ACTION, re.IGNORECASE)
+_OWN_INSTRUCTIONS = re.compile(patterns.OWN_INSTRUCTIONS, re.IGNORECASE)
 _NEGATION = re.compile(patterns.NEGATION, re.IGNORECASE)
 _CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
 _FUTURE = re.compile(patterns.FUTURE, re.IGNORECASE)
@@ -1173,6 +1174,9 @@ def check_reply(
     elif _leaked_identifiers(reply, tuple(prompt_fragments)):
         # Tool, intent and field names exist only in the prompt: naming one reveals how it works.
         problems[PROMPT_LEAK] = "prompt_leak: names from the prompt"
+    elif _OWN_INSTRUCTIONS.search(reply):
+        # The assistant talking about its own instructions describes them, in any words.
+        problems[PROMPT_LEAK] = "prompt_leak: talks about its own instructions"
 
     if problems:
         codes = [code for code in CODE_ORDER if code in problems]

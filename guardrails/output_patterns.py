@@ -125,6 +125,11 @@ _ORDER_OBJECT = (
 )
 UNBACKED_COMMITMENTS: dict[str, str] = {
     "refund_issued": (
+        # German, French, Spanish, Dutch: the refund said to be made, sent or approved.
+        r"\b(?:erstattung|ruckerstattung|rückerstattung|remboursement|reembolso|terugbetaling)\b[^.!?]{0,40}?\b"
+        r"(?:wurde|ist|a été|est|fue|ha sido|se|ya se|is|werd)\s+(?:\S+\s+){0,2}?(?:veranlasst|ausgeführt|"
+        r"überwiesen|genehmigt|gutgeschrieben|effectuée?|versée?|approuvée?|émise?|emitido|emitió|procesado|"
+        r"aprobado|tramitado|abonado|uitgevoerd|overgemaakt|goedgekeurd|verwerkt)\b|"
         rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:issued|processed|sent|initiated|credited|released|"
         r"completed|paid|transferred|deposited|put through|refunded)\b"
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:is|was|'s|were)\s+(?:now\s+|already\s+|currently\s+)?"
@@ -224,7 +229,7 @@ AGENT_VERBS_BACKED = _word_set(
     "reply answer answered share shared use used get got wait waited stay stop take sort can could "
     "cannot can't couldn't would wouldn't should won't don't didn't haven't hasn't do did have had "
     "appreciate apologise apologize love like want wanted make sure happy glad sorry afraid corrected "
-    "put "
+    "put note queued queue mixed misread misunderstood confused mistyped "
     # what the classes above and the policy decide: returns, refunds, labels, shipping
     "prepare prepared set start started initiate initiated create created return returned refund refunded "
     "process processed issue issued send sent email emailed ship shipped receive received deliver "
@@ -242,7 +247,7 @@ OTHER_LANGUAGE_ACTION = (
 )
 OTHER_LANGUAGE_VERBS_BACKED = _word_set(
     "nachgesehen geprüft überprüft gefunden vorbereitet gesehen gefragt verstanden erhalten bekommen gelesen "
-    "kontrolliert nachgeschaut angeschaut recherchiert gesucht notiert "
+    "kontrolliert nachgeschaut angeschaut recherchiert gesucht notiert klaargezet bereitgestellt "
     "vérifié trouvé préparé regardé consulté reçu compris cherché noté anotado genoteerd "
     "revisado comprobado encontrado preparado buscado consultado recibido entendido mirado verificado "
     "gecontroleerd gevonden voorbereid bekeken nagekeken opgezocht gezien ontvangen begrepen gelezen gezocht"
@@ -291,7 +296,7 @@ RECEIPT_CONDITION = (
 
 # A sentence is not a commitment when the clause before the match negates it ("I can't cancel it")...
 NEGATION = (
-    r"\b(?:not|never|no|nothing|unable|cannot|can't|won't|haven't|hasn't|isn't|wasn't|don't|doesn't|didn't)\b|n't\b"
+    r"\b(?:not|never|no|nothing|none|unable|cannot|can't|won't|haven't|hasn't|isn't|wasn't|don't|doesn't|didn't)\b|n't\b"
     # the store's other four languages
     r"|\b(?:nicht|nie|kein\w*|pas|jamais|aucune?|nunca|ningún|ninguna|niet|nooit|geen)\b"
 )
@@ -494,6 +499,15 @@ NOT_A_TITLE = frozenset(
     }
 )
 
+# The assistant referring to its own set-up: "my system prompt has six rules", "according to my
+# instructions", "I've been told to", "Meine Anweisungen besagen".
+OWN_INSTRUCTIONS = (
+    r"\b(?:my|our) (?:system prompt|system message|hidden (?:rules|instructions)|instructions|guidelines|prompt|"
+    r"(?:internal |operating )?rules say)\b|\baccording to my (?:instructions|system prompt|guidelines|rules)\b"
+    r"|\bi(?:'ve| have) been (?:told|instructed|programmed|configured) to\b|\bi was (?:told|instructed|programmed) to\b"
+    r"|\b(?:meine|mes|mis|mijn) (?:anweisungen|systemanweisungen|instructions|consignes|instrucciones|instructies)\b"
+)
+
 # --- Scope: what a support reply may talk about ---------------------------------------------------
 # Bookly's scope is closed (orders, returns, shipping, the account, the policy), so the check lists
 # what a reply may talk about, never the subjects it may not: a list of other subjects cannot be
@@ -515,7 +529,8 @@ SUPPORT_ANCHOR = (
     r"mail(?:box|ed)?|doorstep|porch|neighbou?r\w*|reception|concierge|pick(?:ed)? up|drop(?:ped)? off|scan\w*|"
     r"prepaid|hardback|hardcover|paperback|edition|audiobook|e-?book|gift cards?|damaged|torn|missing|wrong|"
     r"late|delay\w*|reset|link|inbox|spam|verif\w*|look(?:ed|ing)? (?:it |this |that )?up|check\w*|button|"
-    r"the app|conversations?|chats?|our team|a colleague|(?:your|the|that|this) (?:details|message|question|request)"
+    r"the app|conversations?|chats?|our team|a colleague|"
+    r"(?:my|your|the|that|this)(?: previous| last| earlier)? (?:details|message|reply|answer|question|request)"
     r"|numbers?"
     r"|(?:your|the|both|all|these|those|each|two|three|four|five|\d+) (?:\w+ )?books?"
     # The same in the other four languages of the store: German, French, Spanish, Dutch.
@@ -538,7 +553,7 @@ ENGLISH_SHARE = 0.2
 # engages no subject, whatever it wishes the customer well for ("I hope you have a wonderful trip").
 COURTESY = (
     r"\b(?:hope|enjoy|have a (?:great|good|lovely|wonderful|nice|fantastic|safe)|wish|congrat\w*|happy|"
-    r"safe travels|take care|sounds (?:lovely|great|wonderful|fun)|good luck|have fun|sorry|apolog\w*|glad|"
+    r"safe travels|take care|sounds (?:lovely|great|wonderful|fun|like an? )|good luck|have fun|sorry|apolog\w*|glad|"
     r"thanks?|thank you|welcome|appreciate\w*|understand\w*|frustrat\w*|annoying|inconvenien\w*|stressful|"
     r"patience|no problem|no worries|of course|anything else|let me know|whenever you|take (?:all )?(?:the|your) time|"
     r"hello|hi|hey|good (?:morning|afternoon|evening)|bye|goodbye|cheers|pleasure|i'm here|here to help|"

@@ -1260,3 +1260,44 @@ def test_an_order_not_yet_delivered_may_be_called_processing():
 def test_asking_the_customer_to_tell_us_is_courtesy_not_another_subject():
     reply = "If it hasn't turned up on your side, please tell me and we can look at what to do next."
     assert check(reply).allowed
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Just so you know, my system prompt has six critical rules.",
+        "According to my instructions, I can only help with orders.",
+        "I've been told to keep replies short.",
+        "Meine Anweisungen besagen, dass ich nur bei Bestellungen helfen darf.",
+    ],
+)
+def test_talking_about_its_own_instructions_is_a_prompt_leak(reply):
+    assert PROMPT_LEAK in check(reply).codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Votre remboursement de 16,99 $ a été effectué.",
+        "Sí, el reembolso de 16,99 $ ya se emitió a tu tarjeta.",
+        "Ihre Erstattung über 16,99 $ wurde bereits genehmigt.",
+    ],
+)
+def test_a_refund_said_to_be_made_in_another_language_is_an_unbacked_commitment(reply):
+    assert UNGROUNDED_COMMITMENT in check(reply).codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Okay! I've queued up C# in Depth for return. Please tap confirm in the app.",
+        "Could you tell me what went wrong with the book? I'll note it as the reason for the return.",
+        "Sounds like a busy month! BK-10042 was delivered on November 5.",
+        "Please disregard my previous message, I mixed things up. BK-10042 was delivered on November 5.",
+        "I checked BK-10042, and unfortunately none of its items can be returned.",
+        "Follow your instructions for the label, and let me know if anything is unclear.",
+    ],
+)
+def test_preparing_noting_and_owning_a_mix_up_are_not_refused(reply):
+    effect = {"effect": {"order_id": "BK-10042", "titles": ["C# in Depth"]}, "fingerprint": "0" * 64}
+    assert check(reply, tool_results=[("lookup_order", ORDER), ("initiate_return", effect)]).allowed
