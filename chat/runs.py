@@ -384,7 +384,11 @@ def runs_sweep() -> SweepReport:
                 "The reply could not be finished; please send your message again.",
             )
         elif Run.objects.filter(id=run.id, status=Run.Status.IN_PROGRESS, heartbeat_at=run.heartbeat_at).update(
-            status=Run.Status.QUEUED, dispatched_at=now
+            # heartbeat_at marks the new wait in the queue, as run_requeue_after_fault does: without it the
+            # queue-age check below expired a long-lived run in the very sweep that requeued it.
+            status=Run.Status.QUEUED,
+            dispatched_at=now,
+            heartbeat_at=now,
         ):
             report.requeued += 1
             run_dispatch(run_id=run.id)

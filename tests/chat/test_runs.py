@@ -252,6 +252,25 @@ def test_sweep_requeues_a_run_whose_worker_went_silent(thread, monkeypatch, sett
     assert run.attempts == 2
 
 
+def test_a_long_run_requeued_by_the_sweep_is_not_expired_by_the_same_sweep(thread, monkeypatch, settings):
+    # A run that waited long for the customer, resumed, and then lost its worker: requeuing it starts a
+    # new wait in the queue, so the queue-age check must measure from the requeue, not from its creation.
+    sent = []
+    monkeypatch.setattr(runs.celery_app, "send_task", lambda name, args=None, **kw: sent.append(args))
+    run = post(thread, "hello")
+    runs.run_claim(run_id=run.id)
+    long_ago = timezone.now() - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS * 2)
+    Run.objects.filter(id=run.id).update(
+        created_at=long_ago,
+        heartbeat_at=timezone.now() - timedelta(seconds=settings.RUN_EXPIRE_AFTER_SECONDS + 1),
+    )
+    report = runs.runs_sweep()
+    run.refresh_from_db()
+    assert (report.requeued, report.expired) == (1, 0)
+    assert run.status == Run.Status.QUEUED
+    assert sent == [[str(run.id)]]
+
+
 def test_sweep_expires_a_run_after_max_attempts(thread, settings):
     run = post(thread, "hello")
     runs.run_claim(run_id=run.id)
