@@ -23,6 +23,7 @@ from guardrails.models import GuardrailEvent
 from guardrails.screening import (
     INJECTION_FINDINGS,
     clean_text,
+    mark_untrusted,
 )
 
 # Every turn of a thread cleans all its customer messages again, a per-character pass each; a
@@ -182,14 +183,18 @@ def tool_call_record(
     guardrail_code: str = "",
     duration_ms: int = 0,
 ) -> ToolCall:
-    """The transcript row for one tool_use; its result is what the model is told."""
+    """The transcript row for one tool_use; its result is what the model is told, people-typed text marked as data.
+
+    Every path that records a result comes through here: a tool run in a turn, and a return applied
+    after the customer's or staff's decision (whose item titles the model reads on resume).
+    """
     return ToolCall.objects.create(
         run=run,
         model_call=model_call,
         tool_use_id=tool_use_id,
         name=name,
         input=arguments,
-        result=outcome.result,
+        result=mark_untrusted(outcome.result),
         is_error=outcome.is_error,
         guardrail_code=guardrail_code,
         duration_ms=duration_ms,

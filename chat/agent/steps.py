@@ -7,7 +7,7 @@ plus tool_result block of each tool_use.
 
 import json
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from django.db import connection
 from django.utils import timezone
@@ -19,10 +19,7 @@ from chat.models import ModelCall, Run, ToolCall
 from chat.transcript import Transcript, tool_call_record, tool_result_block
 from guardrails import services as guardrails
 from guardrails.models import GuardrailEvent, GuardrailPolicy
-from guardrails.screening import (
-    UNTRUSTED_FINDINGS_KEY,
-    mark_untrusted,
-)
+from guardrails.screening import UNTRUSTED_FINDINGS_KEY
 from guardrails.verdict import Verdict
 
 # Refusals that say "not now" about the model's own bookkeeping, not a failure to help the customer.
@@ -160,20 +157,19 @@ def tool_recorded(
     turn: Turn, model_call: ModelCall, block: dict, outcome: ToolOutcome, *, started: float, guardrail_code: str = ""
 ) -> tuple[ToolCall, dict]:
     """Store the tool call (people-typed text in its result marked as data) and build its tool_result block."""
-    marked = mark_untrusted(outcome.result)
     tool_call = tool_call_record(
         run=turn.run,
         model_call=model_call,
         tool_use_id=block["id"],
         name=str(block.get("name", ""))[:64],
         arguments=tool_arguments(block),
-        outcome=replace(outcome, result=marked),
+        outcome=outcome,
         guardrail_code=guardrail_code,
         duration_ms=int((time.monotonic() - started) * 1000),
     )
     # What the JSON column gives back, so L4 sees this result exactly as a later turn will.
     turn.recorded.append((tool_call.name, json.loads(json.dumps(tool_call.result))))
-    for path, findings in marked.get(UNTRUSTED_FINDINGS_KEY, {}).items():
+    for path, findings in tool_call.result.get(UNTRUSTED_FINDINGS_KEY, {}).items():
         for finding in findings:
             turn_event(
                 turn,
@@ -185,4 +181,4 @@ def tool_recorded(
                 tool_call=tool_call,
                 detail=f"in {path}"[:500],
             )
-    return tool_call, tool_result_block(block["id"], marked, is_error=outcome.is_error)
+    return tool_call, tool_result_block(block["id"], tool_call.result, is_error=outcome.is_error)
