@@ -922,6 +922,9 @@ async def _amain(args: argparse.Namespace, stack: Stack, results: dict) -> None:
             specs.append(
                 RunSpec("capacity", "closed", "single", args.overload_customers, args.duration, think=args.think)
             )
+        if not specs and "overload" in args.scenarios:
+            # --scenario overload --capacity N: nothing to measure first, so the loop below would not start.
+            specs.extend(overload_plan(args, bench, results["runs"]))
         index = 0
         while index < len(specs):
             spec = specs[index]

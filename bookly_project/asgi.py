@@ -13,7 +13,11 @@ django.setup(set_prefix=False)
 from django.conf import settings  # noqa: E402 - needs the settings loaded above
 
 from bookly_project.handler import ReusedThreadsASGIHandler  # noqa: E402
+from bookly_project.tcp import connection_nodelay_install  # noqa: E402
 from chat.admission import MessageAdmission  # noqa: E402
+
+# uvicorn --workers N leaves Nagle's algorithm on: ~40 ms per keep-alive response (bookly_project/tcp.py).
+connection_nodelay_install()
 
 django_application = ReusedThreadsASGIHandler(idle_max=settings.WEB_IDLE_REQUEST_THREADS)
 

@@ -308,7 +308,9 @@ RETENTION_DAYS = env.int("RETENTION_DAYS", default=365)
 
 MESSAGE_MAX_CHARS = 4000
 # Load shedding of the message POST (chat/admission.py): refused at once with 503 + Retry-After.
-WEB_MAX_PENDING_POSTS = env.int("WEB_MAX_PENDING_POSTS", default=16)  # per web process
+# 8, not 16: at 4x overload 16 pending POSTs per process answered at p95 ~0.9 s, 8 at ~0.45 s,
+# 4 at ~0.3 s but 4 cost a sixth of the turns/s at 400 customers (docs/performance.md §10.1).
+WEB_MAX_PENDING_POSTS = env.int("WEB_MAX_PENDING_POSTS", default=8)  # per web process
 MESSAGE_QUEUE_MAX_DEPTH = env.int("MESSAGE_QUEUE_MAX_DEPTH", default=1000)  # turns waiting in the Celery queue
 # Idle request threads a web process keeps for later requests (bookly_project/handler.py); a
 # request finding none starts one, as Django's own handler does for every request.

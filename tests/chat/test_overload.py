@@ -224,3 +224,8 @@ def test_the_web_process_waits_two_seconds_for_a_database_connection_and_a_worke
     )
     assert completed.returncode == 0, completed.stderr[-2000:]
     assert float(completed.stdout.strip()) == expected
+
+
+def test_a_web_process_holds_at_most_eight_message_posts_by_default():
+    # docs/performance.md §10.1: 16 answered at p95 ~0.9 s at 4x overload, 8 at ~0.45 s.
+    assert django_settings.WEB_MAX_PENDING_POSTS == 8 or "WEB_MAX_PENDING_POSTS" in os.environ
