@@ -59,7 +59,8 @@ MINIMUM = {
     "l0_test8.jsonl": {"pass": 230, "flag": 200},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
-# l0v-, l0w-, l0y-, l0z-, l0q-, l0r- (third to eighth L0 parts), l4w-, l4x-, l4y-, l4z-, l4v- (third to seventh L4 parts).
+# l0v-, l0w-, l0y-, l0z-, l0q-, l0r- (third to eighth L0 parts),
+# l4w-, l4x-, l4y-, l4z-, l4v- (third to seventh L4 parts).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",
