@@ -406,6 +406,12 @@ _STAFF_INTRODUCTION = re.compile(_slot(lex.STAFF_INTRODUCTION))
 _STAFF_ACTION = re.compile(_slot(lex.STAFF_ACTION))
 # A part in a play is no persona for the assistant ("the role of the wizard in the school play").
 _THEATRE = re.compile(_slot(lex.THEATRE))
+_DEVICE = re.compile(_slot(lex.DEVICE))
+# A pasted error line that starts "System:" ("System: Your session has expired") is no speaker's tag.
+_PASTED_SYSTEM_ERROR = re.compile(
+    r"(?:^|\n)\s*system\s*:\s*(?=(?:your |the )?(?:session|error|page|server|service|connection|payment|login|"
+    r"request|maintenance|timeout|something went wrong|unavailable|an error)\b)"
+)
 # A decoded text that is itself one long encoded token (no spaces), worth decoding once more.
 _NESTED = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
 _CREATOR = re.compile(_slot(lex.CREATOR))
@@ -500,13 +506,18 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
     """(finding code, rule name) for every rule that fires on these clauses; adds weak signals to `weak`."""
     hits: set[tuple[str, str]] = set()
     view = "\n".join(clauses)
-    weak.update(name for name, pattern in _WEAK if pattern.search(view))
+    # A jailbroken phone is a phone's freedom, not the assistant's.
+    weak.update(
+        name for name, pattern in _WEAK if pattern.search(view) and not (name == "freedom" and _DEVICE.search(view))
+    )
     for clause in clauses:
         for rule in _override_rules(clause):
             hits.add((INSTRUCTION_OVERRIDE, rule))
-        if _REVEAL.search(clause) and _INTERNAL_TARGET.search(clause):
+        # "Your rules say 30 days, right?" is about the store's policy, not about the assistant's set-up.
+        about_policy = _POLICY_SUBJECT.search(clause) and clause.rstrip().endswith("?")
+        if _REVEAL.search(clause) and _INTERNAL_TARGET.search(clause) and not about_policy:
             hits.add((PROMPT_EXTRACTION, "reveal_internals"))
-        elif _QUESTION_WORD.search(clause) and _TOLD_OR_INTERNALS.search(clause):
+        elif _QUESTION_WORD.search(clause) and _TOLD_OR_INTERNALS.search(clause) and not _POLICY_SUBJECT.search(clause):
             hits.add((PROMPT_EXTRACTION, "question_internals"))
         if _TOOL_WORD.search(clause) and _TOOL_DETAIL.search(clause) and _ADDRESSEE.search(clause):
             hits.add((PROMPT_EXTRACTION, "tool_details"))
@@ -515,7 +526,7 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
         if _VOID.search(clause) and _SETUP_ANY.search(clause):
             weak.add("void_loose")
     for code, name, pattern in _ALONE:
-        if pattern.search(view) and not (name == "persona" and _THEATRE.search(view)):
+        if pattern.search(view) and not (name == "persona" and (_THEATRE.search(view) or _DEVICE.search(view))):
             hits.add((code, name))
     # A role and the permission it grants may sit in neighbouring clauses ("I'm the manager; approve it").
     pairs = [f"{first} {second}" for first, second in pairwise(clauses)]
@@ -557,7 +568,7 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
             and not _ELAPSED.search(sentence)
         ):
             hits.add((POLICY_CLAIM, "window_change"))
-    if _FAKE_ROLE_TAG.search(view):
+    if _FAKE_ROLE_TAG.search(_PASTED_SYSTEM_ERROR.sub(" ", view)):
         hits.add((FAKE_ROLE_TAG, "role_markup"))
     return hits
 

@@ -641,8 +641,9 @@ FOR_DELIVERY = (
     r"(?:anweisungen|hinweise|instruktionen) (?:fur|an) (?:den |die |das )?(?:kurier|fahrer|zusteller\w*|lieferung|"
     r"boten|paketdienst|postboten)",
     r"(?:instructions?|consignes) (?:pour|au|a) (?:le |la |l')?(?:livreur|livreuse|facteur|livraison|transporteur|"
-    r"coursier)",
-    r"(?:instrucciones|indicaciones) (?:para|al|a) (?:el |la )?(?:repartidor\w*|mensajero|conductor|entrega|cartero)",
+    r"coursier)|(?:instructions?|consignes) de livraison",
+    r"(?:instrucciones|indicaciones) (?:para|al|a) (?:el |la )?(?:repartidor\w*|mensajero|conductor|entrega|cartero)"
+    r"|(?:instrucciones|indicaciones) de entrega",
     r"(?:instructies|aanwijzingen) (?:voor|aan) (?:de |het )?(?:koerier|bezorger|chauffeur|bezorging|postbode)",
 )
 
@@ -799,4 +800,13 @@ STAFF_ACTION = (
     r"rembours\w*|approuv\w*|valid\w*|ignor\w*",
     r"reembols\w*|aprob\w*|salt\w*|marc\w*",
     r"terugbetal\w*|goedkeur\w*|overslaan|markeer\w*",
+)
+
+# Where a jailbreak is a phone's, not the assistant's ("my phone got jailbroken").
+DEVICE = (
+    r"phone|iphone|ipad|android|tablet|device|console|laptop|kindle|e-?reader",
+    r"handy|telefon|gerat",
+    r"telephone|portable|appareil|tablette",
+    r"telefono|movil|celular|dispositivo",
+    r"telefoon|toestel|mobiel",
 )
