@@ -1,5 +1,7 @@
 """Database helpers: connection handling for long-running work, and the hot path's combined insert."""
 
+from collections.abc import Sequence
+
 from django.db import connection
 from django.db.models import Model
 
@@ -50,3 +52,19 @@ def _insert(instance: Model) -> tuple[str, list]:
     placeholders = ", ".join(["%s"] * len(fields))
     sql = f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({columns}) VALUES ({placeholders})"  # noqa: S608
     return sql, [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
+
+
+def model_from_row(model: type[Model], values: Sequence) -> Model:
+    """A model instance from a hand-written SELECT of its concrete fields, in field order.
+
+    The values go through the converters the ORM's compiler applies (SQLite hands back UUIDs,
+    datetimes and booleans as text and integers; Postgres needs few), so the instance is the one
+    a queryset would have built, on either database.
+    """
+    converted = []
+    for field, value in zip(model._meta.concrete_fields, values, strict=True):
+        expression = field.get_col(model._meta.db_table)
+        for converter in (*connection.ops.get_db_converters(expression), *field.get_db_converters(connection)):
+            value = converter(value, expression, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [field.attname for field in model._meta.concrete_fields], converted)

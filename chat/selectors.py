@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.models import Count, F, Model, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from bookly_project.db import db_connection_release
+from bookly_project.db import db_connection_release, model_from_row
 from bookly_project.errors import not_found_error
 from chat.guard_state import VERIFYING_TOOLS, run_verified_customer
 from chat.models import Message, Run, Thread, ToolCall
@@ -100,10 +100,6 @@ def _columns(model: type[Model], alias: str) -> str:
     return ", ".join(f'{alias}."{field.column}"' for field in model._meta.concrete_fields)
 
 
-def _instance(model: type[Model], values: tuple) -> Model:
-    return model.from_db(connection.alias, [field.attname for field in model._meta.concrete_fields], values)
-
-
 @cache
 def _run_read_sql() -> str:
     """The long-poll's read of a run, written once by hand.
@@ -131,16 +127,16 @@ def _run_read_sql() -> str:
 
 def _run_read(*, owner: str, run_id: UUID) -> Run | None:
     with connection.cursor() as cursor:
-        cursor.execute(_run_read_sql(), [*VERIFYING_TOOLS, run_id, owner])
+        cursor.execute(_run_read_sql(), [*VERIFYING_TOOLS, Run._meta.pk.get_db_prep_value(run_id, connection), owner])
         row = cursor.fetchone()
     if row is None:
         return None
     run_width, message_width = len(Run._meta.concrete_fields), len(Message._meta.concrete_fields)
-    run = _instance(Run, row[:run_width])
-    run.user_message = _instance(Message, row[run_width : run_width + message_width])
+    run = model_from_row(Run, row[:run_width])
+    run.user_message = model_from_row(Message, row[run_width : run_width + message_width])
     assistant = row[run_width + message_width : run_width + 2 * message_width]
-    run.assistant_message = _instance(Message, assistant) if assistant[0] is not None else None
-    run.verified_customer = row[-1]
+    run.assistant_message = model_from_row(Message, assistant) if assistant[0] is not None else None
+    run.verified_customer = bool(row[-1])  # SQLite answers EXISTS with 0 or 1
     return run
 
 

@@ -85,30 +85,36 @@ class Transcript:
 _RUNS_SQL = f"""
     SELECT r.id, r.seq, r.input_tokens, r.output_tokens, u.content, r.assistant_message_id, a.content,
         EXISTS (SELECT 1 FROM {GuardrailEvent._meta.db_table} e
-                WHERE e.thread_id = %s AND e.layer = %s AND e.code = ANY(%s)) AS injection_seen
+                WHERE e.thread_id = %s AND e.layer = %s AND e.code IN ({", ".join(["%s"] * len(INJECTION_FINDINGS))}))
+            AS injection_seen
     FROM {Run._meta.db_table} r
     JOIN {Message._meta.db_table} u ON u.id = r.user_message_id
     LEFT JOIN {Message._meta.db_table} a ON a.id = r.assistant_message_id
     WHERE r.thread_id = %s
     ORDER BY r.seq
 """  # noqa: S608
+# Plain IN lists (not Postgres's = ANY) so the local SQLite mode reads the same; {ids} is a run of %s.
 _MODEL_CALLS_SQL = f"""
     SELECT run_id, response_content FROM {ModelCall._meta.db_table}
-    WHERE run_id = ANY(%s) AND purpose = %s
+    WHERE run_id IN ({{ids}}) AND purpose = %s
     ORDER BY iteration, id
 """  # noqa: S608
+_RUN_ID = Run._meta.pk
 
 
 def _thread_rows(run: Run) -> tuple[list[tuple], list[tuple]]:
     """(the thread's runs in seq order, the TURN model calls of those runs with decoded contents)."""
+    thread_id = _RUN_ID.get_db_prep_value(run.thread_id, connection)
     with connection.cursor() as cursor:
-        cursor.execute(_RUNS_SQL, [run.thread_id, GuardrailEvent.Layer.INPUT, list(INJECTION_FINDINGS), run.thread_id])
-        runs = cursor.fetchall()
+        cursor.execute(_RUNS_SQL, [thread_id, GuardrailEvent.Layer.INPUT, *INJECTION_FINDINGS, thread_id])
+        # Run ids as the ORM gives them (UUIDs; SQLite returns text), so they match other reads.
+        runs = [(_RUN_ID.to_python(row[0]), *row[1:-1], bool(row[-1])) for row in cursor.fetchall()]
         if not runs:
             return [], []
-        cursor.execute(_MODEL_CALLS_SQL, [[row[0] for row in runs], ModelCall.Purpose.TURN])
+        ids = [_RUN_ID.get_db_prep_value(row[0], connection) for row in runs]
+        cursor.execute(_MODEL_CALLS_SQL.format(ids=", ".join(["%s"] * len(ids))), [*ids, ModelCall.Purpose.TURN])
         # jsonb arrives as text on a plain cursor (Django leaves decoding to JSONField).
-        model_calls = [(run_id, json.loads(content)) for run_id, content in cursor.fetchall()]
+        model_calls = [(_RUN_ID.to_python(run_id), json.loads(content)) for run_id, content in cursor.fetchall()]
     return runs, model_calls
 
 
