@@ -253,15 +253,7 @@ def run_finish(*, run: Run, outcome: steps.TurnOutcome) -> bool:
     """
     now = timezone.now()
     if outcome.status == Run.Status.REQUIRES_ACTION:
-        current = Run.objects.filter(id=run.id, attempts=run.attempts, status=Run.Status.IN_PROGRESS)
-        updates: dict = {
-            "status": outcome.status,
-            "heartbeat_at": now,
-            "ending": outcome.ending,
-            "error_code": outcome.error_code,
-            "error_message": outcome.error_message[:500],
-        }
-        return _run_pause(run=run, current=current, updates=updates, now=now)
+        return _run_pause(run=run, outcome=outcome, now=now)
     if outcome.status != Run.Status.COMPLETED or not outcome.reply:
         # No message to write, so no seq to take: the fenced UPDATE alone, atomic by itself.
         if not _run_end(run=run, outcome=outcome, now=now):
@@ -293,7 +285,7 @@ def run_finish(*, run: Run, outcome: steps.TurnOutcome) -> bool:
     return True
 
 
-def _run_pause(*, run: Run, current, updates: dict, now) -> bool:
+def _run_pause(*, run: Run, outcome: steps.TurnOutcome, now) -> bool:
     """in_progress → requires_action, unless the customer has already answered.
 
     A message sent after the pending action was committed but before this update declines the
@@ -302,6 +294,14 @@ def _run_pause(*, run: Run, current, updates: dict, now) -> bool:
     locked (message_post declines under the same lock), pause only while the action is still
     pending; otherwise send the run straight back to the queue to tell the model.
     """
+    current = Run.objects.filter(id=run.id, attempts=run.attempts, status=Run.Status.IN_PROGRESS)
+    updates = {
+        "status": outcome.status,
+        "heartbeat_at": now,
+        "ending": outcome.ending,
+        "error_code": outcome.error_code,
+        "error_message": outcome.error_message[:500],
+    }
     still_pending = PendingAction.objects.filter(run_id=OuterRef("pk"), decision=PendingAction.Decision.PENDING)
     with transaction.atomic():
         list(Thread.objects.select_for_update().filter(pk=run.thread_id).values_list("pk"))
