@@ -359,14 +359,20 @@ _TOOL_DETAIL = re.compile(_slot(lex.TOOL_DETAIL))
 _ADDRESSEE = re.compile(_slot(lex.ADDRESSEE))
 _CLAUSE = re.compile(r"[^.!?;\n]+[.!?;]*")
 
-# Slots that flag on their own, wherever they appear: (finding code, rule name, pattern).
+# A phone's jailbreak is no freedom for the assistant ("my phone got jailbroken"), and a part in a play
+# or a phone no persona ("the role of the wizard in the school play").
+_DEVICE = re.compile(_slot(lex.DEVICE))
+_PLAY_OR_DEVICE = re.compile(f"{_slot(lex.THEATRE)}|{_slot(lex.DEVICE)}")
+
+# Slots that flag on their own, wherever they appear, unless the message says otherwise:
+# (finding code, rule name, pattern, unless).
 _ALONE = (
-    (INSTRUCTION_OVERRIDE, "tool_name", re.compile(_slot(lex.TOOL_NAMES))),
-    (INSTRUCTION_OVERRIDE, "skip_check", re.compile(_slot(lex.SKIP_CHECK))),
-    (INSTRUCTION_OVERRIDE, "allegiance", re.compile(_slot(lex.ALLEGIANCE))),
-    (INSTRUCTION_OVERRIDE, "no_refusal", re.compile(_slot(lex.NO_REFUSAL))),
-    (INSTRUCTION_OVERRIDE, "control_phrase", re.compile(_slot(lex.CONTROL_PHRASE))),
-    (PROMPT_EXTRACTION, "self_question", re.compile(_slot(lex.SELF_QUESTION))),
+    (INSTRUCTION_OVERRIDE, "tool_name", re.compile(_slot(lex.TOOL_NAMES)), None),
+    (INSTRUCTION_OVERRIDE, "skip_check", re.compile(_slot(lex.SKIP_CHECK)), None),
+    (INSTRUCTION_OVERRIDE, "allegiance", re.compile(_slot(lex.ALLEGIANCE)), None),
+    (INSTRUCTION_OVERRIDE, "no_refusal", re.compile(_slot(lex.NO_REFUSAL)), None),
+    (INSTRUCTION_OVERRIDE, "control_phrase", re.compile(_slot(lex.CONTROL_PHRASE)), None),
+    (PROMPT_EXTRACTION, "self_question", re.compile(_slot(lex.SELF_QUESTION)), None),
     # A set-up word as a noun: "system prompt", not "the system prompts me to log in".
     # ... and not a screen's pop-up: "the system prompt on the checkout page asked for my phone".
     (
@@ -376,22 +382,23 @@ _ALONE = (
             rf"{_slot(lex.INTERNAL_NOUN)}(?!\s+(?:me|you|us|them|to|asked|asks|said|says|popped|appeared|showed|"
             r"(?:on|in) (?:the|my|your) (?:checkout|website|site|page|app|screen|phone))\b)"
         ),
+        None,
     ),
-    (ROLE_PLAY_JAILBREAK, "persona", re.compile(_slot(lex.PERSONA))),
-    (ROLE_PLAY_JAILBREAK, "freedom_you", re.compile(_slot(lex.FREEDOM_YOU))),
-    (AUTHORITY_CLAIM, "privilege_claim", re.compile(_slot(lex.PRIVILEGE_CLAIM))),
-    (ENCODED_PAYLOAD, "decode_execute", re.compile(_slot(lex.DECODE_EXECUTE))),
+    (ROLE_PLAY_JAILBREAK, "persona", re.compile(_slot(lex.PERSONA)), _PLAY_OR_DEVICE),
+    (ROLE_PLAY_JAILBREAK, "freedom_you", re.compile(_slot(lex.FREEDOM_YOU)), None),
+    (AUTHORITY_CLAIM, "privilege_claim", re.compile(_slot(lex.PRIVILEGE_CLAIM)), None),
+    (ENCODED_PAYLOAD, "decode_execute", re.compile(_slot(lex.DECODE_EXECUTE)), None),
 )
 _FORMAT_CONTROL = re.compile(_slot(lex.FORMAT_CONTROL))
 # Signals that are a customer on their own ("are you an AI?") and an attack two kinds together.
 _WEAK = (
-    ("freedom", re.compile(_slot(lex.FREEDOM))),
-    ("compliance", re.compile(_slot(lex.COMPLIANCE))),
-    ("ai_meta", re.compile(_slot(lex.AI_META))),
-    ("format_control", _FORMAT_CONTROL),
-    ("fiction", re.compile(_slot(lex.FICTION))),
-    ("interrupt", re.compile(_slot(lex.INTERRUPT))),
-    ("decision", re.compile(_slot(lex.DECISION))),
+    ("freedom", re.compile(_slot(lex.FREEDOM)), _DEVICE),
+    ("compliance", re.compile(_slot(lex.COMPLIANCE)), None),
+    ("ai_meta", re.compile(_slot(lex.AI_META)), None),
+    ("format_control", _FORMAT_CONTROL, None),
+    ("fiction", re.compile(_slot(lex.FICTION)), None),
+    ("interrupt", re.compile(_slot(lex.INTERRUPT)), None),
+    ("decision", re.compile(_slot(lex.DECISION)), None),
 )
 _THIRD_PARTY = re.compile(_slot(lex.THIRD_PARTY))
 _DATA_REQUEST = re.compile(_slot(lex.DATA_REQUEST))
@@ -404,9 +411,6 @@ _NOTICE = re.compile(
 _LEGAL_DEMAND = re.compile(_slot(lex.LEGAL_DEMAND))
 _STAFF_INTRODUCTION = re.compile(_slot(lex.STAFF_INTRODUCTION))
 _STAFF_ACTION = re.compile(_slot(lex.STAFF_ACTION))
-# A part in a play is no persona for the assistant ("the role of the wizard in the school play").
-_THEATRE = re.compile(_slot(lex.THEATRE))
-_DEVICE = re.compile(_slot(lex.DEVICE))
 # A pasted error line that starts "System:" ("System: Your session has expired") is no speaker's tag.
 _PASTED_SYSTEM_ERROR = re.compile(
     r"(?:^|\n)\s*system\s*:\s*(?=(?:your |the )?(?:session|error|page|server|service|connection|payment|login|"
@@ -502,14 +506,15 @@ def _days(window: re.Match) -> int:
     return count if unit[0] in "dtj" else count * 30  # days, Tage, jours, dias, dagen; else months
 
 
+def _fires(pattern: re.Pattern, unless: re.Pattern | None, view: str) -> bool:
+    return bool(pattern.search(view)) and not (unless is not None and unless.search(view))
+
+
 def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
     """(finding code, rule name) for every rule that fires on these clauses; adds weak signals to `weak`."""
     hits: set[tuple[str, str]] = set()
     view = "\n".join(clauses)
-    # A jailbroken phone is a phone's freedom, not the assistant's.
-    weak.update(
-        name for name, pattern in _WEAK if pattern.search(view) and not (name == "freedom" and _DEVICE.search(view))
-    )
+    weak.update(name for name, pattern, unless in _WEAK if _fires(pattern, unless, view))
     for clause in clauses:
         for rule in _override_rules(clause):
             hits.add((INSTRUCTION_OVERRIDE, rule))
@@ -525,9 +530,7 @@ def _rule_hits(clauses: list[str], weak: set[str]) -> set[tuple[str, str]]:
             weak.add("override_loose")
         if _VOID.search(clause) and _SETUP_ANY.search(clause):
             weak.add("void_loose")
-    for code, name, pattern in _ALONE:
-        if pattern.search(view) and not (name == "persona" and (_THEATRE.search(view) or _DEVICE.search(view))):
-            hits.add((code, name))
+    hits.update((code, name) for code, name, pattern, unless in _ALONE if _fires(pattern, unless, view))
     # A role and the permission it grants may sit in neighbouring clauses ("I'm the manager; approve it").
     pairs = [f"{first} {second}" for first, second in pairwise(clauses)]
     for sentence in clauses + pairs:
@@ -768,10 +771,7 @@ _NATO_WORDS = (
     *("uniform", "victor", "whiskey", "xray", "x-ray", "yankee", "zulu"),
 )
 _NATO = {word: word[0] for word in _NATO_WORDS} | {"/": " "}
-_NATO_RUN = re.compile(
-    r"\b(?:(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike|november|oscar|"
-    r"papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|x-?ray|yankee|zulu)[\s,/-]+){6,}"
-)
+_NATO_RUN = re.compile(rf"\b(?:(?:{'|'.join(_NATO_WORDS)})[\s,/-]+){{6,}}")
 _ATBASH_HINT = re.compile(r"\batbash\b", re.IGNORECASE)
 _ATBASH = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA"
@@ -865,6 +865,11 @@ def _looks_natural(text: str, share: float = 0.15, minimum: int = 1) -> bool:
 _TURNED_COMMON_WORDS = 3
 
 
+def _turned_reads_as_language(text: str) -> bool:
+    """A rotated or reversed text that reads as language: a quarter common words, and at least three."""
+    return _looks_natural(text, share=0.25, minimum=_TURNED_COMMON_WORDS)
+
+
 def _decodings(text: str) -> list[str]:
     return [
         *_base64_decodings(text),
@@ -884,7 +889,7 @@ def _partly_encoded(text: str) -> list[tuple[str, bool]]:
             continue
         for turned in (codecs.encode(piece, "rot13"), piece[::-1]):
             injection = bool(_pattern_findings(turned) & INJECTION_FINDINGS)
-            if injection or _looks_natural(turned, share=0.25, minimum=_TURNED_COMMON_WORDS):
+            if injection or _turned_reads_as_language(turned):
                 found.append((_fold(turned), injection))
     return found
 
@@ -899,8 +904,7 @@ def _encoded_findings(text: str, direct: set[str], decodings: list[str]) -> bool
         return False
     for transformed in (codecs.encode(text, "rot13"), text[::-1]):
         # Gibberish that reads as language once rotated or reversed was written to hide it.
-        natural = _looks_natural(transformed, share=0.25, minimum=_TURNED_COMMON_WORDS)
-        if natural or _pattern_findings(transformed) - direct - {FAKE_ROLE_TAG}:
+        if _turned_reads_as_language(transformed) or _pattern_findings(transformed) - direct - {FAKE_ROLE_TAG}:
             return True
     return False
 
