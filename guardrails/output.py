@@ -879,11 +879,11 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
             started = verb in patterns.OTHER_LANGUAGE_RETURN_STARTED and grounding.applied_returns
             if verb not in patterns.OTHER_LANGUAGE_VERBS_BACKED and not started:
                 unbacked.append(f"action: {verb}")
-        for match in _AGENT_ACTION.finditer(sentence):
+        # The handoff intent backs its escalation: the server renders the handoff itself.
+        handed_off = intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence)
+        for match in () if handed_off else _AGENT_ACTION.finditer(sentence):
             verb = (match.group("verb") or match.group("past")).lower()
             # A promise made on a condition is still a promise: only a negated or asked one is none.
-            if intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence):
-                continue  # the server renders the handoff itself
             if verb not in patterns.AGENT_VERBS_BACKED and _conditional(sentence, match):
                 unbacked.append(f"action: {verb}")
         for kind, pattern in _UNBACKED_COMMITMENTS.items():
@@ -895,6 +895,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
             if kind == "refund_issued" and _RECEIPT_CONDITION.search(sentence):
                 continue  # "your refund is issued once we receive the books": the policy, not a refund made
             unbacked.append(kind)
+    if _return_count_problem(sentences, grounding):
+        unbacked.append("return_count")
     return unbacked
 
 
@@ -1141,14 +1143,12 @@ def check_reply(
     sentences = _sentences(_normalise(_EMAIL.sub("their email", _without(reply, grounding.titles))))
     with_titles = _sentences(_normalise(_EMAIL.sub("their email", reply)))
     statuses = _status_problems(sentences, grounding)
-    order_facts = _order_fact_problems(with_titles, grounding)
-    if statuses or order_facts:
-        problems[UNGROUNDED_STATUS] = "; ".join(
-            [f"{UNGROUNDED_STATUS} x{statuses}"] * bool(statuses) + [f"{UNGROUNDED_STATUS}: {p}" for p in order_facts]
-        )
+    wrong_facts = _order_fact_problems(with_titles, grounding)
+    if statuses:
+        wrong_facts.insert(0, f"status x{statuses}")
+    if wrong_facts:
+        problems[UNGROUNDED_STATUS] = f"{UNGROUNDED_STATUS}: {', '.join(wrong_facts)}"
     commitments = _commitment_problems(with_titles, grounding, intent)
-    if _return_count_problem(with_titles, grounding):
-        commitments.append("return_count")
     if commitments:
         problems[UNGROUNDED_COMMITMENT] = f"{UNGROUNDED_COMMITMENT}: {', '.join(sorted(set(commitments)))}"
     policy = _policy_problems(sentences, grounding)
