@@ -13,6 +13,9 @@ database and Redis db. Scenarios (see docs/performance.md for the method):
   compare   the in-request design (bench/in_request.py) and Bookly, both at --compare-customers
   overload  open loop at --overload-factors x capacity (--capacity, or the best closed-loop
             turns/s of this invocation): accepted, refused, answer latency, turn latency, lost, stuck
+  plain     last: the workers restarted as ONE plain `celery -A bookly_project worker` (no --pool or
+            --concurrency: Celery settings decide), at --compare-customers, against the run of the
+            same load with --workers x --pool/--concurrency (make run: two plain commands)
 
 Every closed-loop run also reports the model bill: input tokens per turn, the share read from
 the prompt cache from a thread's second model call on, and an estimated cost (MODEL_PRICES).
@@ -42,10 +45,11 @@ from bench import in_request, measure
 from bench.client import Counters, Customer, customers_open, open_loop_posts
 from bench.stack import ROOT, Stack, StackConfig, die_with_parent, http_json
 
-SCENARIOS = ("single", "tools", "accept", "delivery", "cost", "inflight", "compare", "overload")
+SCENARIOS = ("single", "tools", "accept", "delivery", "cost", "inflight", "compare", "overload", "plain")
 IN_REQUEST_TARGET_RATIO = 4.0  # issue 13: Bookly's turns/s at 400 customers vs the in-request design's
 OVERLOAD_ANSWER_P95_MS = 50.0  # issue 13: 202-or-refusal p95 at 4x capacity
 CACHE_SHARE_TARGET = 0.8  # issue 13: share of input tokens read from the cache, 2nd model call on
+PLAIN_COMMAND_TARGET_SHARE = 0.9  # issue 13: one plain worker command within 10 % of make run's turns/s
 
 # The targets of issue 6, checked against the run named in `run`.
 TARGETS = [
@@ -130,6 +134,14 @@ def plan(args: argparse.Namespace) -> list[RunSpec]:
             add("compare", f"in-request-{args.compare_customers}", "in_request", "single", args.compare_customers)
     # overload runs are planned once the capacity is known (see _amain)
     return list(runs.values())
+
+
+def _settings_concurrency() -> int:
+    """CELERY_WORKER_CONCURRENCY as a plain worker command reads it (same env as the bench)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bookly_project.settings")
+    from django.conf import settings
+
+    return settings.CELERY_WORKER_CONCURRENCY
 
 
 def model_prices() -> tuple[str, dict | None]:
@@ -723,6 +735,7 @@ def targets_text(checked: list[dict], runs: list[dict]) -> str:
         )
     lines.extend(compare_lines(runs))
     lines.extend(overload_lines(runs))
+    lines.extend(plain_lines(runs))
     return "\n".join(lines)
 
 
@@ -749,6 +762,36 @@ def compare_lines(runs: list[dict]) -> list[str]:
                 f"  Bookly @{bookly['customers']}: {bookly['turns_per_s']} turns/s, p95 {_fmt(bookly['turn_p95_s'])} s"
                 f" -> x{ratio:.2f} the in-request design (target >= x{IN_REQUEST_TARGET_RATIO:g}) {mark}"
             )
+    return lines
+
+
+def plain_lines(runs: list[dict]) -> list[str]:
+    """One plain worker command against the configured workers, at the same load in this invocation."""
+    lines = []
+    for plain in (run for run in runs if "plain" in run["scenarios"]):
+        configured = next(
+            (
+                r
+                for r in runs
+                if r["kind"] == "closed"
+                and r["script"] == "single"
+                and r["customers"] == plain["customers"]
+                and "plain" not in r["scenarios"]
+            ),
+            None,
+        )
+        line = (
+            f"  plain command (1 x `celery -A bookly_project worker`) @{plain['customers']}: "
+            f"{plain['turns_per_s']} turns/s, p95 {_fmt(plain['turn_p95_s'])} s, errors {plain['errors']}"
+        )
+        if configured and configured["turns_per_s"]:
+            share = plain["turns_per_s"] / configured["turns_per_s"]
+            mark = "met" if share >= PLAIN_COMMAND_TARGET_SHARE else "MISSED"
+            line += (
+                f" -> {share:.0%} of {configured['name']} ({configured['turns_per_s']} turns/s; "
+                f"target >= {PLAIN_COMMAND_TARGET_SHARE:.0%}) {mark}"
+            )
+        lines.append(line)
     return lines
 
 
@@ -889,7 +932,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--enforce", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.scenarios = ["single", "tools", "accept", "cost", "compare", "overload"]
+        args.scenarios = ["single", "tools", "accept", "cost", "compare", "overload", "plain"]
         args.customers, args.tools_customers, args.cost_customers = [4], 4, 4
         args.compare_customers, args.overload_customers, args.overload_drain = 4, 8, 20.0
         args.accept_customers, args.rate = 4, [10.0]
@@ -939,6 +982,23 @@ async def _amain(args: argparse.Namespace, stack: Stack, results: dict) -> None:
             )
             if index == len(specs) and "overload" in args.scenarios and not any(s.kind == "overload" for s in specs):
                 specs.extend(overload_plan(args, bench, results["runs"]))
+        if "plain" in args.scenarios:
+            # Last, because it replaces the workers: one process, its pool and concurrency from Celery settings.
+            spec = RunSpec(
+                f"plain-{args.compare_customers}",
+                "closed",
+                "single",
+                args.compare_customers,
+                args.duration,
+                think=args.think,
+                scenarios=["plain"],
+            )
+            print(f"bench: {spec.name} (plain worker command) ...", flush=True)
+            stack.restart_workers(pool="settings", count=1)
+            run = await bench.run(spec)
+            run["configured_concurrency"] = _settings_concurrency()
+            results["runs"].append(run)
+            print(f"bench: {spec.name}: {run['turns_per_s']}/s, errors {run['errors']}", flush=True)
     finally:
         await bench.close_customers()
         bench.close()

@@ -228,6 +228,14 @@ class Stack:
                 proc.popen.wait(timeout=10)
         self.procs = [proc for proc in self.procs if proc.role != role]
 
+    def restart_workers(self, *, pool: str, count: int) -> None:
+        """Stop the workers and start `count` new ones with `pool` ("settings": the plain command)."""
+        self.stop_role("worker")
+        self.worker_names = []
+        self.config.worker_pool, self.config.worker_count = pool, count
+        self.start_workers()
+        self._wait_workers(timeout=60.0)
+
     def start_workers(self) -> None:
         host = socket.gethostname()
         for index in range(self.config.worker_count):

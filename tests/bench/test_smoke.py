@@ -39,6 +39,8 @@ def test_bench_smoke_completes_turns_and_leaves_no_stuck_runs(transactional_db, 
     assert results["harness_errors"] == []
     closed = [run for run in results["runs"] if run["kind"] == "closed"]
     assert {run["script"] for run in closed} == {"single", "tools"}
+    # The last run restarted the workers as one plain `celery -A bookly_project worker`.
+    assert [run["name"] for run in closed if "plain" in run["scenarios"]] == ["plain-4"]
     for run in closed:
         assert run["turns"] > 0, run["name"]
         assert run["stuck_runs"] == 0, run["name"]
