@@ -103,6 +103,7 @@ class Grounding:
     authors: frozenset[str] = frozenset()  # "I hope you enjoy Richard Osman's book" names no new work
     policy_words: frozenset[str] = frozenset()  # the policy texts' words: in scope wherever a reply uses them
     ineligible_orders: frozenset[str] = frozenset()  # orders an eligibility check found not returnable
+    unreturnable_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) found not returnable
 
     @classmethod
     def from_sources(
@@ -158,6 +159,7 @@ class Grounding:
             authors=frozenset(facts.authors),
             policy_words=policy.words,
             ineligible_orders=frozenset(facts.ineligible),
+            unreturnable_items=frozenset(facts.unreturnable_items),
         )
 
 
@@ -222,6 +224,7 @@ class _Facts:
     tools_succeeded: set[str] = field(default_factory=set)
     authors: set[str] = field(default_factory=set)
     ineligible: set[str] = field(default_factory=set)
+    unreturnable_items: set[tuple[str, str]] = field(default_factory=set)
 
 
 def _money(value: object) -> Decimal | None:
@@ -315,6 +318,13 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
         facts.delivered.add(delivered)
         if name == "check_return_eligibility" and _order_id_of(result):
             facts.statuses.add((_order_id_of(result), "delivered"))
+    if name == "check_return_eligibility" and _order_id_of(result):
+        items = result.get("items") if isinstance(result.get("items"), list) else []
+        facts.unreturnable_items |= {
+            (_order_id_of(result), str(item["title"]).casefold())
+            for item in items
+            if isinstance(item, dict) and item.get("returnable") is False and item.get("title")
+        }
     if name == "check_return_eligibility" and result.get("eligible") is False and _order_id_of(result):
         facts.ineligible.add(_order_id_of(result))
         if result.get("reason") == "order_not_delivered":
@@ -360,13 +370,27 @@ _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_DAY}{_YEAR}", re.IGNORECASE)
 _DAY_MONTH = re.compile(rf"\b{_DAY}\.?\s+(?:of\s+|de\s+)?{_MONTH}(?![a-zà-ÿ]){_YEAR}", re.IGNORECASE)
 _DAY_ONLY = re.compile(r"\b(?:on|by|until|till|before|after|since|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _RMA = re.compile(r"\bRMA-?(?=[A-Z0-9]{6,12}\b)[A-Z0-9]*\d[A-Z0-9]*\b")
-_MONEY_PATTERNS = (
-    re.compile(r"(?:US|USD\s?)?[$£€]\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(?!\d)"),
-    re.compile(r"(?<![\d.,$])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(?:USD|usd|dollars?|bucks)\b"),
-    re.compile(r"\bUSD\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(?!\d)"),
+# An amount of money: (pattern, decimal mark). Earlier patterns win where two overlap, so "59,94 $" is one
+# amount, not 59 and 94. German, French, Spanish and Dutch write "59,94 €" and "1.234,50 $".
+_CURRENCY_AFTER = r"\s?(?:[$€]|USD|EUR|US-?dollars?|dollars?|dólar(?:es)?|euros?|bucks)(?![\w$€])"
+_MONEY_PATTERNS: tuple[tuple[re.Pattern, str], ...] = (
+    (re.compile(rf"(?<![\d.,])(\d{{1,3}}(?:\.\d{{3}})+|\d+),(\d{{2}})(?!\d){_CURRENCY_AFTER}", re.I), ","),
+    (re.compile(r"(?:US|USD\s?)?[$£€]\s?(\d+),(\d{2})(?![\d,]|\.\d)"), ","),
+    (re.compile(r"(?:US|USD\s?)?[$£€]\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(?!\d)"), "."),
+    (re.compile(rf"(?<![\d.,$€])(\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.(\d{{1,2}}))?{_CURRENCY_AFTER}", re.I), "."),
+    (re.compile(r"\b(?:USD|EUR)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(?!\d)"), "."),
 )
 _BARE_AMOUNT = re.compile(r"(?<![\d.,$/-])(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})(?![\d.])")
 _UPS = re.compile(r"\b1Z[0-9A-Z]{16}\b", re.IGNORECASE)
+# Any code a sentence calls a tracking number, in the five languages: "tracking number 1Z999RET0001",
+# "Sendungsnummer: 00340434161094042557", "numéro de suivi LP123456789FR".
+_TRACKING_NAMED = re.compile(
+    r"\b(?:tracking|sendungs(?:verfolgungs)?nummer|trackingnummer|tracking-?nummer|num[ée]ro\s+de\s+suivi|"
+    r"n°\s+de\s+suivi|n[úu]mero\s+de\s+(?:seguimiento|rastreo)|track\s*(?:&|and|en)\s*trace(?:\s*code)?|"
+    r"trackingcode|traceercode)(?:\s+(?:number|no\.?|code|id|#))?(?:\s+[^\W\d]+){0,4}?[\s:#]*"
+    r"(?:(?:is|ist|est|es|was|lautet)\s+)?(?<![\w-])(?P<code>(?!RMA|BK-?\d)(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{7,34})\b",
+    re.IGNORECASE,
+)
 _LONG_DIGITS = re.compile(r"(?<![\w-])\d{12,22}(?!\w)")
 
 
@@ -375,7 +399,7 @@ def _extract_order_ids(text: str) -> set[str]:
 
 
 def _tracking_key(value: str) -> str:
-    return re.sub(r"\s+", "", value).upper()
+    return re.sub(r"[\s-]+", "", value).upper()
 
 
 def _valid_date(year: int, month: int, day: int) -> date | None:
@@ -413,8 +437,19 @@ class _Extracted:
     rma_numbers: set[str] = field(default_factory=set)
 
 
-def _amount(whole: str, cents: str | None) -> Decimal:
-    return Decimal(whole.replace(",", "") + (f".{cents}" if cents else ""))
+def _amount(whole: str, cents: str | None, decimal_mark: str = ".") -> Decimal:
+    thousands = "." if decimal_mark == "," else ","
+    return Decimal(whole.replace(thousands, "") + (f".{cents}" if cents else ""))
+
+
+def _money_matches(text: str) -> list[tuple[re.Match, Decimal]]:
+    """Every amount of money in the text with its match, each stretch of text read once."""
+    found: list[tuple[re.Match, Decimal]] = []
+    for pattern, decimal_mark in _MONEY_PATTERNS:
+        for match in pattern.finditer(text):
+            if not any(match.start() < other.end() and other.start() < match.end() for other, _ in found):
+                found.append((match, _amount(*match.groups(), decimal_mark)))
+    return found
 
 
 def _extract_dates(text: str, today: date) -> list[object]:
@@ -467,25 +502,35 @@ def _extract(text: str, today: date) -> _Extracted:
     extracted.order_ids = _extract_order_ids(text)
     extracted.emails = {email.lower().strip(".") for email in _EMAIL.findall(text)}
     extracted.dates = _extract_dates(text, today)
-    for pattern in _MONEY_PATTERNS:
-        extracted.amounts |= {_amount(whole, cents) for whole, cents in pattern.findall(text)}
+    extracted.amounts = {amount for _, amount in _money_matches(text)}
     extracted.tracking_numbers = {_tracking_key(value) for value in _UPS.findall(text)}
+    extracted.tracking_numbers |= {_tracking_key(match.group("code")) for match in _TRACKING_NAMED.finditer(text)}
     extracted.tracking_numbers |= set(_LONG_DIGITS.findall(text))
     extracted.rma_numbers = {re.sub(r"[-\s]", "", value).upper() for value in _RMA.findall(text)}
     return extracted
 
 
 def _number(word: str) -> int:
-    return int(word) if word.isdigit() else patterns.NUMBER_WORDS[word.lower()]
+    if word.isdigit():
+        return int(word)
+    return patterns.NUMBER_WORDS.get(word.lower()) or patterns.OTHER_LANGUAGE_NUMBER_WORDS[word.lower()]
 
 
 _DURATION = re.compile(patterns.DURATION, re.IGNORECASE)
 _PERCENT = re.compile(patterns.PERCENT, re.IGNORECASE)
+_APPROXIMATE = re.compile(patterns.APPROXIMATE, re.IGNORECASE)
+
+
+_DURATION_UNITS = {
+    unit: re.compile(rf"(?:{pattern})\Z", re.IGNORECASE) for unit, pattern in patterns.DURATION_UNITS.items()
+}
 
 
 def _duration(match: re.Match) -> tuple[int, int, str]:
-    first, second, kind, unit = match.groups()
-    unit = f"business {unit.lower()}" if (kind or "").strip().lower() in ("business", "working") else unit.lower()
+    first, second, kind, written = match.groups()
+    unit = next(unit for unit, pattern in _DURATION_UNITS.items() if pattern.match(written))
+    if (kind or "").strip().lower() in ("business", "working"):
+        unit = f"business {unit}"
     low = _number(first)
     return low, _number(second) if second else low, unit
 
@@ -551,21 +596,16 @@ def _sentence_durations(sentence: str) -> list[tuple[str | None, tuple[int, int,
 
 
 def _sentence_amounts(sentence: str) -> list[tuple[str | None, Decimal]]:
-    return [
-        (_subject_at(sentence, match.start()), _amount(*match.groups()))
-        for pattern in _MONEY_PATTERNS
-        for match in pattern.finditer(sentence)
-    ]
+    return [(_subject_at(sentence, match.start()), amount) for match, amount in _money_matches(sentence)]
 
 
 def _reply_figures(sentence: str) -> tuple[list, list]:
-    """(subjects, duration) and (subjects, amount) of every figure of a reply's sentence."""
-    durations = [(_subjects_at(sentence, match.start()), _duration(match)) for match in _DURATION.finditer(sentence)]
-    amounts = [
-        (_subjects_at(sentence, match.start()), _amount(*match.groups()))
-        for pattern in _MONEY_PATTERNS
-        for match in pattern.finditer(sentence)
+    """(subjects, duration, where) and (subjects, amount) of every figure of a reply's sentence."""
+    durations = [
+        (_subjects_at(sentence, match.start()), _duration(match), match.start())
+        for match in _DURATION.finditer(sentence)
     ]
+    amounts = [(_subjects_at(sentence, match.start()), amount) for match, amount in _money_matches(sentence)]
     return durations, amounts
 
 
@@ -772,7 +812,24 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
         match = _ELIGIBLE_CLAIM.search(sentence)
         if match is not None and named and named <= grounding.ineligible_orders and _asserted(sentence, match):
             problems.append("eligibility")
+        elif _unreturnable_item_claimed(sentence, grounding):
+            problems.append("item eligibility")
     return problems
+
+
+def _unreturnable_item_claimed(sentence: str, grounding: Grounding) -> bool:
+    """A part of the sentence names an item the eligibility check found not returnable and says it can go back."""
+    unreturnable = {title for _, title in grounding.unreturnable_items}
+    if not unreturnable:
+        return False
+    for part in _CONTRAST.split(sentence):
+        part = _CONDITIONAL_CLAUSE.sub(" ", part)
+        match = _ELIGIBLE_CLAIM.search(part) or _RETURNABLE_CLAIM.search(part)
+        if match is None or _NOT_RETURNABLE.search(part) or not _asserted(part, match):
+            continue
+        if _titles_in(part, grounding) & unreturnable:
+            return True
+    return False
 
 
 def _return_count_problem(sentences: list[str], grounding: Grounding) -> bool:
@@ -919,18 +976,34 @@ def _allowed_durations(subjects: frozenset[str], grounding: Grounding) -> frozen
     return own | grounding.fact_durations if "window" in subjects else own
 
 
+def _approximately_a_fact(sentence: str, start: int, low: int, high: int, unit: str, grounding: Grounding) -> bool:
+    """A duration hedged as approximate ("about two weeks") that is close to a number of days of the thread."""
+    days = {"day": 1, "week": 7}.get(unit)
+    if days is None or low != high or not _APPROXIMATE.search(sentence[:start]):
+        return False
+    said = low * days
+    return any(
+        fact_low == fact_high and abs(fact_low - said) <= patterns.APPROXIMATE_SHARE * said
+        for fact_low, fact_high, fact_unit in grounding.fact_durations
+        if fact_unit == "day"
+    )
+
+
 def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     problems = []
     for sentence in sentences:
         durations, amounts = _reply_figures(sentence)
-        for subjects, (low, high, unit) in durations:
+        for subjects, (low, high, unit), start in durations:
             # "2 weeks" is 14 days.
             # "7 days" for the policy's "7 business days" is a paraphrase; "30 business days" for "30 days" is not.
             readings = {(low, high, unit), (low, high, "business day" if unit == "day" else unit)}
             if unit == "week":
                 readings.add((low * 7, high * 7, "day"))
-            if not readings & _allowed_durations(subjects, grounding):
-                problems.append(f"{'/'.join(sorted(subjects))} duration" if subjects else "duration")
+            if readings & _allowed_durations(subjects, grounding):
+                continue
+            if not (subjects - {"window"}) and _approximately_a_fact(sentence, start, low, high, unit, grounding):
+                continue
+            problems.append(f"{'/'.join(sorted(subjects))} duration" if subjects else "duration")
         for subjects, amount in amounts:
             owners = {name for name, value in grounding.policy_amounts if value == amount}
             # A policy amount stated for another policy's subject: "expedited shipping costs $25".

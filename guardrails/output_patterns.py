@@ -85,6 +85,12 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"(?:started|initiated|created|open|approved|"
         r"accepted|confirmed|underway|in progress|set|complete|done|being processed|booked|logged|placed)\b"
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+will\s+(?:now\s+)?be\s+(?:created|started|processed|approved|accepted)\b"
+        # German, French, Spanish, Dutch: "die Rücksendung ist gestartet", "le retour a été créé".
+        r"|\b(?:rücksendung|rückgabe|retour|retourzending|devolución|retoursending)\b[^.!?]{0,40}?\b"
+        r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|is|werd|wordt)\s+(?:\S+\s+){0,2}?"
+        r"(?:gestartet|eingeleitet|erstellt|angelegt|registriert|bestätigt|genehmigt|lancée?|créée?|enregistrée?|"
+        r"initiée?|confirmée?|approuvée?|iniciad[oa]|cread[oa]|registrad[oa]|tramitad[oa]|confirmad[oa]|aprobad[oa]|"
+        r"gestart|aangemaakt|geregistreerd|bevestigd|goedgekeurd|aangevraagd)\b"
     ),
     # A refund approved for an amount, or one that will follow receipt: what a written return means.
     "refund": (
@@ -103,6 +109,9 @@ RETURN_COMMITMENTS: dict[str, str] = {
         rf"|\b{_WE}\s+(?:sent|emailed|generated|created|mailed|send|email|generate|create|mail)\s+(?:you\s+)?"
         r"(?:a|the|your)\s+(?:prepaid\s+)?(?:return\s+)?(?:shipping\s+)?label\b"
         r"|\blabels?\s+(?:will be|is being|is on its way|is in your inbox|was)\s+(?:emailed|sent|mailed|on its way)?"
+        r"|\b(?:etikett|rücksendeetikett|étiquette|etiqueta|retourlabel|verzendlabel)\b[^.!?]{0,30}?\b"
+        r"(?:wurde|ist|wird|a été|est|sera|fue|ha sido|se ha|será|is|werd|wordt)\s+(?:\S+\s+){0,3}?(?:gesendet|"
+        r"geschickt|verschickt|versendet|zugeschickt|gemailt|envoyée?|enviad[oa]|verstuurd|gestuurd|gemaild)\b"
     ),
 }
 # How many items a commitment is about: "all four books", "both books", "the whole order".
@@ -122,6 +131,19 @@ ITEM_COUNT = (
 _ORDER_OBJECT = (
     r"(?:(?:your|the|this|that)\s+(?:\w+\s+){0,2}?(?:order|address|email|delivery|shipment|shipping|parcel|package|"
     r"items?|books?|copy)\b(?!\s+(?:number|id)\b)|(?:order\s+)?bk-\d+|it\b|them\b)"
+)
+_WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_TIME_SOON = (
+    rf"tomorrow|today|tonight|this (?:morning|afternoon|evening|week|weekend)|next (?:week|{_WEEKDAY})|"
+    rf"on (?:{_WEEKDAY})|by (?:{_WEEKDAY}|tomorrow|tonight|noon|the end of (?:the |this )?(?:day|week))|"
+    r"within the (?:hour|day)|in (?:an?|one|\d+|a few|a couple of) hours?|first thing|later today|straight away|"
+    r"right away|immediately"
+)
+_OTHER_TIME_SOON = r"morgen|heute|demain|aujourd'hui|mañana|hoy|vandaag|sofort|immédiatement|inmediatamente|meteen"
+_OTHER_SHIPPED = (
+    r"versandt|verschickt|versendet|geliefert|zugestellt|ankommen|expédiée?s?|livrée?s?|arrivera|envoyée?s?|"
+    r"enviad[oa]s?|entregad[oa]s?|llegará|verzonden|verstuurd|geleverd|bezorgd|aankomen|erstattet|remboursée?s?|"
+    r"reembolsad[oa]s?|terugbetaald"
 )
 UNBACKED_COMMITMENTS: dict[str, str] = {
     "refund_issued": (
@@ -185,6 +207,24 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:\w+\s+)?(?:carrier|courier|warehouse|post office|ups|usps|fedex|dhl|driver|depot)\b"
         r"|\border\b(?:\s+\w+){0,2}?\s+(?:has|have)\s+been\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
     ),
+    # A store event promised for a time no tool result gives: "BK-83390 will ship tomorrow morning", "a new
+    # tracking number will be emailed within the hour", "morgen wird es versandt".
+    "timed_promise": (
+        r"\b(?:will|'ll|is going to|are going to|should)\s+(?:now\s+|definitely\s+|then\s+)?(?:be\s+)?"
+        r"(?:ship|shipped|go out|leave|dispatch(?:ed)?|arrive|reach you|delivered|get to you|with you|land|issued|"
+        r"emailed|sent|mailed|reshipped|replaced|processed|refunded|credited)\b[^.!?]{0,40}?\b"
+        rf"(?:{_TIME_SOON})\b"
+        rf"|\b(?:{_OTHER_TIME_SOON})\b[^.!?]{{0,40}}?\b(?:{_OTHER_SHIPPED})\b"
+        rf"|\b(?:{_OTHER_SHIPPED})\b[^.!?]{{0,40}}?\b(?:{_OTHER_TIME_SOON})\b"
+    ),
+    "exception_other_language": (
+        r"\b(?:ausnahme|exception|excepción|uitzondering)\b[^.!?]{0,40}?\b(?:genehmigt|gemacht|gewährt|erteilt|"
+        r"accordée?|faite|approuvée?|consentie|aprobad[oa]|concedid[oa]|hech[oa]|autorizad[oa]|goedgekeurd|gemaakt|"
+        r"toegestaan|verleend)\b"
+        r"|\b(?:wurde|ist|a été|est|fue|ha sido|se ha|se hizo|is|werd|hecho|gemacht|fait|gemaakt|genehmigt|"
+        r"accordé|concedido|aprobado|goedgekeurd)\s+(?:\S+\s+){0,3}?(?:eine|une|una|een)\s+"
+        r"(?:\S+\s+)?(?:ausnahme|exception|excepción|uitzondering)\b"
+    ),
     "escalation": (
         rf"\b{_WE}\s+(?:escalated|forwarded|passed|handed|referred|flagged|reported|raised|escalate|forward|pass|"
         r"hand|refer|flag)\s+(?:this|it|that|your\s+\w+|the\s+\w+|bk-\d+)\b"
@@ -243,7 +283,8 @@ OTHER_LANGUAGE_ACTION = (
     r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;:]{0,60}?\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben))\b(?=\s*[.!?,;:]|$)"
     r"|\b(?:j'ai|nous avons)\s+(?:bien\s+|déjà\s+|aussi\s+)?([a-zàâçéèêëîïôûù]+(?:é|i|u|is|it)e?s?)\b"
     r"|\b(?:ya\s+)?(?:he|hemos)\s+(?:ya\s+)?([a-záéíóúñ]+(?:ado|ido))\b"
-    r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b[^.!?;:]{0,60}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-z]+(?:d|t|en))\b(?=\s*[.!?,;:]|$)"
+    r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b[^.!?;:]{0,60}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-zäëïöü]+(?:d|t|en))\b"
+    r"(?=\s*[.!?,;:]|\s+(?:naar|voor|aan|met|op)\s|$)"
 )
 OTHER_LANGUAGE_VERBS_BACKED = _word_set(
     "nachgesehen geprüft überprüft gefunden vorbereitet gesehen gefragt verstanden erhalten bekommen gelesen "
@@ -264,6 +305,17 @@ RETURN_COUNT = (
 ELIGIBLE_CLAIM = (
     r"\b(?:still\s+)?(?:within|inside)\s+(?:the|its|your)\s+(?:\d+-day\s+)?(?:return\s+)?window\b"
     r"|\b(?:is|are)\s+(?:still\s+)?(?:eligible|returnable)\b|\bcan\s+(?:still\s+)?(?:be returned|go back)\b"
+    # German, French, Spanish, Dutch: "kann noch zurückgegeben werden", "vous pouvez encore le retourner",
+    # "todavía puedes devolverlo", "kunt u nog retourneren".
+    r"|\bk(?:ann|önnen|annst)\s+(?:\S+\s+){0,4}?zurück(?:gegeben|geschickt|gesendet|geben|schicken|senden)\b"
+    r"|\b(?:ist|sind)\s+(?:noch\s+)?(?:rückgabeberechtigt|rückgabefähig)\b"
+    r"|\bpeu(?:t|vent|x)\s+(?:encore\s+|toujours\s+)?(?:être\s+)?(?:retourné|renvoyé)e?s?\b"
+    r"|\bpouvez\s+(?:encore\s+|toujours\s+)?(?:le\s+|la\s+|les\s+|l')?(?:retourner|renvoyer)\b"
+    r"|\b(?:est|sont)\s+(?:encore\s+|toujours\s+)?(?:retournables?|éligibles?)\b"
+    r"|\b(?:puedes?|pueden|podéis)\s+(?:todavía\s+|aún\s+)?devolver\w*|\bse\s+(?:puede|pueden)\s+(?:todavía\s+|aún\s+)?devolver\b"
+    r"|\b(?:es|son)\s+(?:todavía\s+|aún\s+)?(?:elegibles?|retornables?)\b"
+    r"|\bkan\s+(?:\S+\s+){0,3}?(?:geretourneerd|teruggestuurd)\s+worden\b"
+    r"|\bkun(?:t|nen|\s+je)\s+(?:\S+\s+){0,3}?(?:retourneren|terugsturen)\b|\b(?:is|zijn)\s+(?:nog\s+)?retourneerbaar\b"
 )
 # A card's last digits.
 CARD_DIGITS = (
@@ -301,9 +353,14 @@ NEGATION = (
     r"|\b(?:nicht|nie|kein\w*|pas|jamais|aucune?|nunca|ningún|ninguna|niet|nooit|geen)\b"
 )
 # ...or when a condition comes before it ("Once you confirm, the return will be created").
-CONDITION = r"\b(?:if|once|when|whenever|after|as soon as|until|unless|before|should you|would you like|do you want)\b"
+CONDITION = (
+    r"\b(?:if|once|when|whenever|after|as soon as|until|unless|before|should you|would you like|do you want)\b"
+    # German, French, Spanish, Dutch
+    r"|\b(?:sobald|wenn|falls|nachdem|dès que|une fois que|lorsque|quand|si|una vez que|cuando|en cuanto|"
+    r"zodra|wanneer|nadat|indien)\b"
+)
 # A future commitment in a sentence that names a condition anywhere is conditional too.
-FUTURE = r"\b(?:will|'ll|going to)\b"
+FUTURE = r"\b(?:will|'ll|going to|wird|werden|sera|seront|será|serán|wordt|zal|zullen)\b"
 
 # --- Policy statements ------------------------------------------------------------------------------
 
@@ -330,33 +387,86 @@ NUMBER_WORDS = {
     "sixty": 60,
     "ninety": 90,
 }
-_NUMBER = r"(\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
-# "30 days", "3 to 5 business days", "1-2 business days", "24 hours", "two weeks".
-DURATION = (
-    rf"\b{_NUMBER}(?:\s*(?:-|–|to|or)\s*{_NUMBER})?[\s-]+(business\s+|working\s+|calendar\s+)?"
-    r"(day|hour|week|month|year)s?\b"
+# The same numbers in German, French, Spanish and Dutch, read only before a unit of time.
+OTHER_LANGUAGE_NUMBER_WORDS = {
+    **dict.fromkeys(("zwei", "deux", "dos", "twee"), 2),
+    **dict.fromkeys(("drei", "trois", "tres", "drie"), 3),
+    **dict.fromkeys(("vier", "quatre", "cuatro"), 4),
+    **dict.fromkeys(("fünf", "cinq", "cinco", "vijf"), 5),
+    **dict.fromkeys(("sieben", "sept", "siete", "zeven"), 7),
+    **dict.fromkeys(("zehn", "dix", "diez", "tien"), 10),
+    **dict.fromkeys(("vierzehn", "quatorze", "catorce", "veertien"), 14),
+    **dict.fromkeys(("zwanzig", "vingt", "veinte", "twintig"), 20),
+    **dict.fromkeys(("dreißig", "dreissig", "trente", "treinta", "dertig"), 30),
+    **dict.fromkeys(("sechzig", "soixante", "sesenta", "zestig"), 60),
+    **dict.fromkeys(("neunzig", "quatre-vingt-dix", "noventa", "negentig"), 90),
+}
+_NUMBER = (
+    r"(\d{1,3}|"
+    + "|".join(sorted({*NUMBER_WORDS, *OTHER_LANGUAGE_NUMBER_WORDS}, key=len, reverse=True))
+    + r")"
 )
-PERCENT = r"\b\d{1,3}(?:\.\d+)?\s?(?:%|percent\b)"
+# Units of time in the five languages, by the unit they mean. "Werktage", "jours ouvrables",
+# "días hábiles" and "werkdagen" are business days in one word or with the word after.
+DURATION_UNITS: dict[str, str] = {
+    "business day": (
+        r"(?:werk|arbeits)tag(?:e|en)?|jours?\s+ouvr(?:ables?|és)|d[ií]as?\s+(?:hábiles|habiles|laborables)"
+        r"|werkdag(?:en)?"
+    ),
+    "day": r"days?|tag(?:e|en)?|jours?|d[ií]as?|dag(?:en)?",
+    "hour": r"hours?|stunden?|heures?|horas?|uur|uren",
+    "week": r"weeks?|wochen?|semaines?|semanas?|weken",
+    "month": r"months?|monate?n?|mois|mes(?:es)?|maand(?:en)?",
+    "year": r"years?|jahre?n?|ans|années?|años?|jaar|jaren",
+}
+# "30 days", "3 to 5 business days", "1-2 business days", "24 hours", "two weeks", "3 bis 5 Werktage",
+# "sous 7 jours", "hace 20 días".
+DURATION = (
+    rf"\b{_NUMBER}(?:\s*(?:-|–|to|or|bis|à|a|tot)\s*{_NUMBER})?[\s-]+(business\s+|working\s+|calendar\s+)?"
+    r"(" + "|".join(DURATION_UNITS.values()) + r")(?![\w-])"
+)
+# "100% happy to help" is a manner of speaking, not a figure.
+PERCENT = (
+    r"\b\d{1,3}(?:\.\d+)?\s?(?:%|percent\b)"
+    r"(?!\s+(?:happy|sure|certain|committed|satisfied|honest|with you|on it|behind you)\b)"
+)
+# A duration said to be about right ("a little under two weeks" for 12 days): within APPROXIMATE_SHARE of
+# a fact of the thread, in the five languages.
+APPROXIMATE = (
+    r"\b(?:about|around|roughly|approximately|almost|nearly|just|a little|a bit|slightly|under|over|more than|"
+    r"less than|close to|ungefähr|etwa|rund|fast|knapp|über|environ|presque|près de|plus de|moins de|casi|"
+    r"unos|unas|alrededor de|más de|menos de|ongeveer|bijna|ruim|zo'n)\W*(?:\w+\W+)?$"
+)
+APPROXIMATE_SHARE = 0.25
 
 # What a policy figure is about, so a figure must be the one its own policy statement gives
 # (refund timeline 7 business days, return window 30 days, standard shipping 3 to 5 business days and
 # the $25 threshold, expedited 1 to 2 business days and $9.99, reset link 24 hours), not any number of
 # any policy. A figure belongs to the nearest subject before it in its sentence, else the first after.
 POLICY_SUBJECTS: dict[str, str] = {
-    "expedited": r"\b(?:expedited|express|rush|next-day|overnight|faster)(?:\s+(?:shipping|delivery|option))?\b",
+    "expedited": (
+        r"\b(?:expedited|express|rush|next-day|overnight|faster)(?:\s+(?:shipping|delivery|option))?\b"
+        r"|\bexpress\w*|\bexpr[eé]s\w*|\bspoed\w*|\burgente?s?\b|\beil\w*"
+    ),
     "standard": (
         r"\bstandard(?:\s+(?:shipping|delivery))?\b|(?<!return )(?<!returns )\bshipping\b(?!\s+(?:label|address))"
+        r"|\b(?:standardversand|versand\w*|exp[ée]dition\w*|env[ií]os?|verzend\w*)"
     ),
     "refund": (
         r"\brefund\w*|\breimburs\w*|\bmoney back\b"
         r"|\b(?:of|after|once|when|as soon as)\s+(?:us\s+|we\s+|the warehouse\s+|our warehouse\s+)?(?:receiv\w+|gets?|"
         r"getting|ha(?:ve|s|d)|check\w*)\s+(?:the|your|them|it)\b(?:\s+(?:return|books?|items?|parcel))?"
+        r"|\b(?:r[üu]ck)?erstatt\w*|\bgutschrift\w*|\brembours\w*|\breembols\w*|\bterug(?:betal|gestort)\w*"
+        r"|\bgeld terug\b|\brecibirás\b|\bnach\s+(?:eingang|erhalt)\b|\baprès\s+(?:réception|avoir reçu)\b"
+        r"|\b(?:desde|después de|a)\s+que\s+recib\w+|\bnadat\s+(?:wij|we)\b|\bna\s+ontvangst\b"
     ),
     "window": (
         r"(?<!receiving the )(?<!receive the )(?<!received the )\breturn(?:s|ed|ing)?\b(?!\s+(?:label|shipping))"
         r"|\bwindow\b|\b(?:send|ship|post|mail|bring)\w*\s+(?:\w+\s+){0,2}?back\b"
+        r"|\br[üu]ck(?:gabe|sendung)\w*|\bzur[üu]ck(?:zu)?(?:geben|gegeben|senden|gesendet|schicken|geschickt)\b"
+        r"|\bretourn\w*|\bretour\b|\bdevol\w*|\bterug(?:sturen|stuur|gestuurd|geven)\b"
     ),
-    "reset": r"\breset\b|\blink\b|\bpassword\b",
+    "reset": r"\breset\b|\blink\b|\bpassword\b|\bpasswort\w*|\bmot de passe\b|\bcontrase[ñn]a\b|\bwachtwoord\w*",
 }
 
 # Invented store policy (matched per sentence; a negated clause is fine: "we don't price match").
