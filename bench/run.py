@@ -136,8 +136,10 @@ def plan(args: argparse.Namespace) -> list[RunSpec]:
     return list(runs.values())
 
 
-def _settings_concurrency() -> int:
-    """CELERY_WORKER_CONCURRENCY as a plain worker command reads it (same env as the bench)."""
+def _settings_concurrency(extra_env: dict[str, str]) -> int:
+    """CELERY_WORKER_CONCURRENCY as a plain worker command reads it: the bench's env and its --env values."""
+    if "WORKER_CONCURRENCY" in extra_env:
+        return int(extra_env["WORKER_CONCURRENCY"])
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bookly_project.settings")
     from django.conf import settings
 
@@ -894,7 +896,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default="threads",
         help="Celery pool: threads, prefork, gevent, solo, or 'settings' (no --pool/--concurrency: the plain command)",
     )
-    parser.add_argument("--concurrency", type=int, default=100)
+    parser.add_argument("--concurrency", type=int, default=200, help="threads per worker (WORKER_CONCURRENCY: 200)")
     parser.add_argument("--worker-loglevel", default="INFO", help="make run: INFO")
     parser.add_argument("--celery-app", default="bookly_project")
     parser.add_argument("--db-pool-web", type=int, default=20, help="DB_POOL_MAX_SIZE of each web worker")
@@ -996,7 +998,7 @@ async def _amain(args: argparse.Namespace, stack: Stack, results: dict) -> None:
             print(f"bench: {spec.name} (plain worker command) ...", flush=True)
             stack.restart_workers(pool="settings", count=1)
             run = await bench.run(spec)
-            run["configured_concurrency"] = _settings_concurrency()
+            run["configured_concurrency"] = _settings_concurrency(stack.config.extra_env)
             results["runs"].append(run)
             print(f"bench: {spec.name}: {run['turns_per_s']}/s, errors {run['errors']}", flush=True)
     finally:

@@ -187,9 +187,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # lines, so the plain `celery -A bookly_project worker` runs turns as well as `make run`.
 # A turn waits seconds on the model and uses little CPU: a thread pool, many threads.
 # (DESIGN §9: one process's consumer cannot feed more than a few hundred threads; scale
-# out with more worker processes, e.g. one per core.)
+# out with more worker processes, e.g. one per core.) 200 threads: one plain command then
+# serves 400 waiting customers as well as `make run`'s two processes (docs/performance.md §12).
 CELERY_WORKER_POOL = env.str("WORKER_POOL", default="threads")
-CELERY_WORKER_CONCURRENCY = env.int("WORKER_CONCURRENCY", default=100)
+CELERY_WORKER_CONCURRENCY = env.int("WORKER_CONCURRENCY", default=200)
 # Each thread reserves at most one task beyond the one it runs: a worker never hoards the
 # queue that another, idler worker could serve.
 CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("WORKER_PREFETCH_MULTIPLIER", default=1)

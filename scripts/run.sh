@@ -42,7 +42,6 @@ export WEB_WORKERS="${WEB_WORKERS:-2}"
 # address itself (NUM_PROXIES), so uvicorn trusts no one by default.
 export FORWARDED_ALLOW_IPS="${FORWARDED_ALLOW_IPS-}"
 export WORKER_PROCESSES="${WORKER_PROCESSES:-2}"  # one per core
-export WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-100}"
 export FLOWER_PORT="${FLOWER_PORT:-5555}"
 if [ -z "${FLOWER_BASIC_AUTH:-}" ]; then
   FLOWER_BASIC_AUTH="ops:$($PY -c 'import secrets; print(secrets.token_urlsafe(12))')"
