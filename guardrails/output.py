@@ -116,8 +116,10 @@ class Grounding:
             if isinstance(result, dict) and "error" not in result:
                 _read_tool(name, result, facts, today)
         for text in customer_texts:
-            # The customer's words ground only the identifiers they typed, never an amount or a date.
+            # The customer's words ground only the identifiers they typed, never an amount or a date;
+            # "31407" typed alone is their order BK-31407.
             facts.order_ids |= _extract_order_ids(text)
+            facts.order_ids |= {f"BK-{digits}" for digits in _BARE_ORDER_DIGITS.findall(text)}
             facts.emails |= {email.lower().strip(".") for email in _EMAIL.findall(text)}
         fact_amounts = frozenset(facts.amounts)
         policy = _policy_facts(tuple(policy_texts))
@@ -726,6 +728,7 @@ _AWAITING_CONFIRMATION = re.compile(patterns.AWAITING_CONFIRMATION, re.IGNORECAS
 _ITEM_COUNT = re.compile(patterns.ITEM_COUNT, re.IGNORECASE)
 _RECEIPT_CONDITION = re.compile(patterns.RECEIPT_CONDITION, re.IGNORECASE)
 _COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
+_SCOPE_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|so|then|while)\b")
 _OPINION_MARKER = re.compile(patterns.OPINION_MARKER, re.IGNORECASE)
 _LITERARY_JUDGEMENT = re.compile(patterns.LITERARY_JUDGEMENT, re.IGNORECASE)
 _REFUND_METHOD = re.compile(patterns.REFUND_METHOD_CLAIM, re.IGNORECASE)
@@ -738,6 +741,11 @@ _CONDITIONAL_CLAUSE = re.compile(
 )
 _RECOMMENDATION = re.compile(patterns.RECOMMENDATION)
 _SUPPORT_ANCHOR = re.compile(patterns.SUPPORT_ANCHOR, re.IGNORECASE)
+_EMPATHY_OPENER = re.compile(patterns.EMPATHY_OPENER, re.IGNORECASE)
+_DIGRESSION = re.compile(patterns.DIGRESSION, re.IGNORECASE)
+_ORDER_FACT_WORD = re.compile(patterns.ORDER_FACT_WORD, re.IGNORECASE)
+_OTHER_LANGUAGE_RECOMMENDATION = re.compile(patterns.OTHER_LANGUAGE_RECOMMENDATION, re.IGNORECASE)
+_BARE_ORDER_DIGITS = re.compile(r"(?<![\w-])(\d{4,6})(?![\w-])")
 _COURTESY = re.compile(patterns.COURTESY, re.IGNORECASE)
 _TO_CUSTOMER = re.compile(r"\b(?:you|your|yours|you'd|you're)\b", re.IGNORECASE)
 _FOREIGN_CLAUSE = re.compile(r"[,;:]")
@@ -856,6 +864,19 @@ def _match_clause(sentence: str, match: re.Match) -> str:
     return sentence[start : cut.start() if cut else len(sentence)]
 
 
+def _return_scope_named(sentence: str, grounding: Grounding) -> bool:
+    """The clause naming a written return (its RMA) names, not negated, an item that return does not cover."""
+    applied = {title for _, title in grounding.applied_returns}
+    rma = _RMA.search(sentence)
+    if rma is None or not applied or "" in applied:
+        return False
+    # Titles may hold colons ("*NSYNC: The Official Book"): only "; " and ", and/but/so" end this clause.
+    start = max((cut.end() for cut in _SCOPE_CLAUSE_BREAK.finditer(sentence, 0, rma.start())), default=0)
+    cut = _SCOPE_CLAUSE_BREAK.search(sentence, rma.end())
+    clause = sentence[start : cut.start() if cut else len(sentence)]
+    return bool(_titles_in(clause, grounding) - applied) and not _NEGATION.search(clause)
+
+
 def _claimed_count(sentence: str, orders: set[str], grounding: Grounding) -> int | None:
     """How many items a clause says its return covers ("all four books", "both"), or None if it says not."""
     match = _ITEM_COUNT.search(sentence)
@@ -931,6 +952,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 _claimed_count(_match_clause(sentence, match), orders, grounding),
             ):
                 unbacked.append("return_scope")
+        if _return_scope_named(sentence, grounding):
+            unbacked.append("return_scope")
         for match in _OTHER_LANGUAGE_ACTION.finditer(sentence):
             verb = next(group for group in match.groups() if group).lower()
             started = verb in patterns.OTHER_LANGUAGE_RETURN_STARTED and grounding.applied_returns
@@ -945,7 +968,14 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 unbacked.append(f"action: {verb}")
         for kind, pattern in _UNBACKED_COMMITMENTS.items():
             match = pattern.search(sentence)
-            if match is None or not _asserted(sentence, match):
+            if match is not None and kind == "timed_promise":
+                # A time promised in one clause is not made conditional by another ("It's due to ship
+                # tomorrow, and you'll get tracking as soon as it leaves"): read its own clause.
+                clause = _match_clause(sentence, match)
+                match = pattern.search(clause)
+                if match is None or not _asserted(clause, match):
+                    continue
+            elif match is None or not _asserted(sentence, match):
                 continue
             if kind == "escalation" and intent == "handoff":
                 continue
@@ -1014,7 +1044,8 @@ def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     for sentence in sentences:
         for name, pattern in _INVENTED_POLICY.items():
             match = pattern.search(sentence)
-            if match is not None and _asserted(sentence, match):
+            # A policy offered on a condition is still invented ("If you prefer, we can exchange it").
+            if match is not None and _conditional(sentence, match):
                 problems.append(name)
         if _non_returnable_claimed(sentence):
             problems.append("non_returnable_return")
@@ -1046,7 +1077,7 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
             if not any(match.group("digits") in method for method in grounding.refund_methods)
         )
         for match in _REFUND_METHOD.finditer(sentence):
-            method = match.group(1).lower()
+            method = next(group for group in match.groups() if group).lower()
             if _asserted(sentence, match) and not any(method in grounded for grounded in grounding.refund_methods):
                 count += 1
     return count
@@ -1085,6 +1116,8 @@ def _foreign_words(sentence: str, grounding: Grounding) -> int:
     """
     if _SUPPORT_ANCHOR.search(sentence) or (sentence.rstrip().endswith("?") and _TO_CUSTOMER.search(sentence)):
         return 0
+    if _EMPATHY_OPENER.search(sentence):
+        return 0
     lowered = sentence.lower()
     for author in grounding.authors:
         lowered = lowered.replace(author, " ")
@@ -1095,6 +1128,14 @@ def _foreign_words(sentence: str, grounding: Grounding) -> int:
         for word in _CONTENT_WORD.findall(clause)
         if word not in patterns.FUNCTION_WORDS and word not in grounding.policy_words
     )
+
+
+def _digression_words(text: str, grounding: Grounding) -> int:
+    """Content words of what a digression marker announces, unless it is about the order or its return."""
+    if _ORDER_FACT_WORD.search(text):
+        return 0
+    words = _CONTENT_WORD.findall(text.lower())
+    return sum(1 for word in words if word not in patterns.FUNCTION_WORDS and word not in grounding.policy_words)
 
 
 def _english(text: str) -> bool:
@@ -1121,6 +1162,15 @@ def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], l
                 break
     if _recommended_works(text, grounding):
         sure.append("recommendation")
+    for sentence in sentences:
+        if _OTHER_LANGUAGE_RECOMMENDATION.search(sentence) and not _SUPPORT_ANCHOR.search(sentence):
+            sure.append("recommendation")
+            break
+    for sentence in sentences:
+        opener = _DIGRESSION.search(sentence)
+        if opener and _digression_words(sentence[opener.end() :], grounding) >= patterns.DIGRESSION_WORDS:
+            sure.append("digression")
+            break
     if any(_book_opinion(sentence) for sentence in sentences):
         sure.append("book opinion")
     foreign = sum(_foreign_words(sentence, grounding) for sentence in sentences)

@@ -33,6 +33,7 @@ STATUS_CLAIMS: dict[str, str] = {
         r"|\b(?:wurde|wurden|ist|sind)\s+(?:\S+\s+){0,3}?(?:versandt|verschickt|versendet|unterwegs)\b"
         r"|\b(?:a été|ont été|est|sont)\s+(?:bien\s+)?(?:expédiée?s?|envoyée?s?|en route|en chemin)\b"
         r"|\b(?:fue|fueron|ha sido|han sido|está|están)\s+(?:ya\s+)?(?:enviad[oa]s?|en camino|en tránsito)\b"
+        r"|\b(?:ya\s+)?se\s+(?:ha|han)\s+(?:enviado|despachado|mandado)\b|\bse\s+(?:envió|enviaron|despachó)\b"
         r"|\b(?:is|zijn|werd|werden)\s+(?:\S+\s+){0,3}?(?:verzonden|verstuurd|onderweg)\b"
     ),
     "processing": (
@@ -139,17 +140,22 @@ _TIME_SOON = (
     r"within the (?:hour|day)|in (?:an?|one|\d+|a few|a couple of) hours?|first thing|later today|straight away|"
     r"right away|immediately"
 )
-_OTHER_TIME_SOON = r"morgen|heute|demain|aujourd'hui|mañana|hoy|vandaag|sofort|immédiatement|inmediatamente|meteen"
+_OTHER_TIME_SOON = (
+    r"morgen|heute|demain|aujourd'hui|mañana|hoy|vandaag|sofort|immédiatement|inmediatamente|meteen|"
+    r"montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|"
+    r"dimanche|lunes|martes|miércoles|jueves|viernes|sábado|domingo|maandag|dinsdag|woensdag|donderdag|vrijdag|"
+    r"zaterdag|zondag"
+)
 _OTHER_SHIPPED = (
     r"versandt|verschickt|versendet|geliefert|zugestellt|ankommen|expédiée?s?|livrée?s?|arrivera|envoyée?s?|"
-    r"enviad[oa]s?|entregad[oa]s?|llegará|verzonden|verstuurd|geleverd|bezorgd|aankomen|erstattet|remboursée?s?|"
+    r"enviad[oa]s?|entregad[oa]s?|llegará|llegarán|verzonden|verstuurd|geleverd|bezorgd|aankomen|erstattet|remboursée?s?|"
     r"reembolsad[oa]s?|terugbetaald"
 )
 UNBACKED_COMMITMENTS: dict[str, str] = {
     "refund_issued": (
         # German, French, Spanish, Dutch: the refund said to be made, sent or approved.
         r"\b(?:erstattung|ruckerstattung|rückerstattung|remboursement|reembolso|terugbetaling)\b[^.!?]{0,40}?\b"
-        r"(?:wurde|ist|a été|est|fue|ha sido|se|ya se|is|werd)\s+(?:\S+\s+){0,2}?(?:veranlasst|ausgeführt|"
+        r"(?:wurde|ist|a été|est|fue|ha sido|se|ya se|is|werd)\s+(?:\S+\s+){0,3}?(?:veranlasst|ausgeführt|"
         r"überwiesen|genehmigt|gutgeschrieben|effectuée?|versée?|approuvée?|émise?|emitido|emitió|procesado|"
         r"aprobado|tramitado|abonado|uitgevoerd|overgemaakt|goedgekeurd|verwerkt)\b|"
         rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:issued|processed|sent|initiated|credited|released|"
@@ -210,10 +216,10 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
     # A store event promised for a time no tool result gives: "BK-83390 will ship tomorrow morning", "a new
     # tracking number will be emailed within the hour", "morgen wird es versandt".
     "timed_promise": (
-        r"\b(?:will|'ll|is going to|are going to|should)\s+(?:now\s+|definitely\s+|then\s+)?(?:be\s+)?"
-        r"(?:ship|shipped|go out|leave|dispatch(?:ed)?|arrive|reach you|delivered|get to you|with you|land|issued|"
-        r"emailed|sent|mailed|reshipped|replaced|processed|refunded|credited)\b[^.!?]{0,40}?\b"
-        rf"(?:{_TIME_SOON})\b"
+        r"\b(?:will|'ll|is going to|are going to|should|(?:is|are|'s) due to|make sure (?:it|they|that))\b"
+        r"[^.!?]{0,60}?\b(?:ships?|shipped|go(?:es)? out|leaves?|dispatch(?:ed)?|arrives?|reach(?:es)? you|delivered|"
+        r"get to you|with you|land|issued|emailed|sent|mailed|reshipped|replaced|processed|refunded|credited)\b"
+        rf"[^.!?]{{0,40}}?\b(?:{_TIME_SOON})\b"
         rf"|\b(?:{_OTHER_TIME_SOON})\b[^.!?]{{0,40}}?\b(?:{_OTHER_SHIPPED})\b"
         rf"|\b(?:{_OTHER_SHIPPED})\b[^.!?]{{0,40}}?\b(?:{_OTHER_TIME_SOON})\b"
     ),
@@ -250,7 +256,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
 # action no tool backs: "I've reinstated your order", "I'll keep an eye on it and message you".
 _PARTICIPLE = (
     r"[a-z][a-z-]+ed|sent|made|put|set|given|gave|taken|took|got|gotten|kept|left|told|paid|written|wrote|spoken|"
-    r"spoke|rang|resent|re-sent"
+    r"spoke|rang|resent|re-sent|reset|rebuilt|redone|undone|bought|brought|held|shut|cut|withdrawn|thrown|let"
 )
 AGENT_ACTION = (
     r"\b(?:i|we)(?:(?:'ll|\s+will)(?:\s+(?:now|just|also|then|happily|gladly|personally|quickly))*"
@@ -280,11 +286,13 @@ AGENT_VERBS_BACKED = _word_set(
 # looking up, preparing or talking is an action no tool backs; starting or creating a return is backed
 # when the thread wrote one.
 OTHER_LANGUAGE_ACTION = (
-    r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;:]{0,60}?\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben))\b(?=\s*[.!?,;:]|$)"
-    r"|\b(?:j'ai|nous avons)\s+(?:bien\s+|déjà\s+|aussi\s+)?([a-zàâçéèêëîïôûù]+(?:é|i|u|is|it)e?s?)\b"
+    r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;:]{0,60}?\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben))\b"
+    r"(?=\s*[.!?,;:]|\s+(?:damit|sodass|weil|und|aber)\s|$)"
+    r"|\b(?:j'ai|nous avons|je (?:vous|t'|te|lui|leur|l')\s*ai|nous (?:vous|lui|leur|l')\s*avons)\s+"
+    r"(?:bien\s+|déjà\s+|aussi\s+)?([a-zàâçéèêëîïôûù]+(?:é|i|u|is|it)e?s?)\b"
     r"|\b(?:ya\s+)?(?:he|hemos)\s+(?:ya\s+)?([a-záéíóúñ]+(?:ado|ido))\b"
     r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b[^.!?;:]{0,60}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-zäëïöü]+(?:d|t|en))\b"
-    r"(?=\s*[.!?,;:]|\s+(?:naar|voor|aan|met|op)\s|$)"
+    r"(?=\s*[.!?,;:]|\s+(?:naar|voor|aan|met|op|zodat|omdat|want|en|maar)\s|$)"
 )
 OTHER_LANGUAGE_VERBS_BACKED = _word_set(
     "nachgesehen geprüft überprüft gefunden vorbereitet gesehen gefragt verstanden erhalten bekommen gelesen "
@@ -294,7 +302,9 @@ OTHER_LANGUAGE_VERBS_BACKED = _word_set(
     "gecontroleerd gevonden voorbereid bekeken nagekeken opgezocht gezien ontvangen begrepen gelezen gezocht"
 )
 OTHER_LANGUAGE_RETURN_STARTED = _word_set(
-    "gestartet erstellt angelegt eingeleitet lancé créé initié iniciado creado gestart aangemaakt aangevraagd"
+    "gestartet erstellt angelegt eingeleitet lancé créé initié iniciado creado gestart aangemaakt aangevraagd "
+    # sending the label is what a written return does
+    "gesendet geschickt zugeschickt envoyé envoyée enviado enviada verstuurd gestuurd"
 )
 # A claim about how many returns or refunds there are.
 RETURN_COUNT = (
@@ -401,11 +411,7 @@ OTHER_LANGUAGE_NUMBER_WORDS = {
     **dict.fromkeys(("sechzig", "soixante", "sesenta", "zestig"), 60),
     **dict.fromkeys(("neunzig", "quatre-vingt-dix", "noventa", "negentig"), 90),
 }
-_NUMBER = (
-    r"(\d{1,3}|"
-    + "|".join(sorted({*NUMBER_WORDS, *OTHER_LANGUAGE_NUMBER_WORDS}, key=len, reverse=True))
-    + r")"
-)
+_NUMBER = r"(\d{1,3}|" + "|".join(sorted({*NUMBER_WORDS, *OTHER_LANGUAGE_NUMBER_WORDS}, key=len, reverse=True)) + r")"
 # Units of time in the five languages, by the unit they mean. "Werktage", "jours ouvrables",
 # "días hábiles" and "werkdagen" are business days in one word or with the word after.
 DURATION_UNITS: dict[str, str] = {
@@ -477,12 +483,38 @@ INVENTED_POLICY: dict[str, str] = {
         r"\bwe\s+(?:do\s+|also\s+|can\s+)?ship\s+(?:internationally|worldwide|abroad|overseas|to\s+(?:canada|mexico|"
         r"the uk|europe|australia|germany|france))\b|\binternational shipping is (?:available|free)"
     ),
-    "free_expedited": r"\bfree\s+(?:expedited|express|overnight|next-day)\s+shipping\b",
+    "free_expedited": (
+        r"\bfree\s+(?:expedited|express|overnight|next-day)\s+shipping\b"
+        r"|\b(?:express\w*|exprés|spoed\w*)\b[^.!?]{0,40}?\b(?:offerte?|gratuite?|kostenlos|umsonst|gratis|"
+        r"gratuito|gratuita|geschenkt)\b"
+        r"|\b(?:kostenlose[nr]?|gratuite?|gratis|gratuito|gratuita)\s+(?:\w+\s+)?(?:express\w*|exprés|spoed\w*)"
+    ),
     "used_returnable": (
         r"\b(?:opened|read|used|damaged|annotated)\s+(?:books?|items?|copies)\s+(?:can|may|are)\s+(?:still\s+|also\s+)?"
         r"(?:be\s+)?returned\b"
     ),
-    "exchange": r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+exchanges\b",
+    "exchange": (
+        r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+exchanges\b"
+        r"|\b(?:we|i)\s+(?:can|could|'d|would|will|'ll)\s+(?:also\s+|happily\s+|gladly\s+)?(?:exchange|swap)\b"
+        r"|\b(?:umtauschen|umgetauscht|échanger|échangé|cambiarlo|cambiarla|cambiarlos|omruilen|ruilen)\b"
+    ),
+    # Returns without a time limit: the window is 30 days for everything that can be returned.
+    "unlimited_window": (
+        r"\b(?:returned|return it|return them|send it back)\b[^.!?]{0,40}?\b(?:at any time|any ?time|"
+        r"with no time limit|without (?:a |any )?time limit|indefinitely|whenever you (?:like|want))\b"
+        r"|\bsans limite de (?:temps|durée)|\bohne (?:zeitliche )?(?:frist|begrenzung|zeitlimit)\b"
+        r"|\bsin límite de tiempo\b|\bzonder (?:tijds)?limiet\b|\bzeitlich unbegrenzt\b|\ben cualquier momento\b"
+    ),
+    # The customer paying for the return postage: the return label is prepaid.
+    "customer_pays_return": (
+        r"\byou(?:'ll| will)?\s+(?:need to |have to |must )?(?:pay|cover)\s+(?:for\s+)?(?:the\s+)?return\s+"
+        r"(?:shipping|postage)\b"
+        r"|\breturn (?:shipping|postage) (?:is|costs are) (?:at )?your (?:own )?(?:cost|expense)\b"
+        r"|\b(?:verzendkosten|versandkosten|rücksendekosten|frais de (?:retour|renvoi|port)|"
+        r"gastos de (?:envío|devolución))"
+        r"\b[^.!?]{0,50}?\b(?:zelf|selbst|vous-même|à votre charge|tragen sie|usted mismo|tú mismo|a tu cargo|"
+        r"a su cargo|betaalt|bezahlen)\b"
+    ),
     "free_shipping_all": r"\bfree\s+(?:standard\s+)?shipping\s+on\s+(?:all|every|any)\s+orders?\b",
 }
 
@@ -500,6 +532,9 @@ NOT_RETURNABLE = (
 )
 
 REFUND_METHOD_CLAIM = (
+    r"\b(?:(?:rück)?erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*)\b[^?!]{0,50}?\b(gutschrift|guthaben|"
+    r"bookly-konto|avoir|bon d'achat|crédit (?:bookly|en magasin)|saldo|crédito (?:en (?:la )?tienda|bookly)|vale|"
+    r"tegoed|cadeaubon|waardebon|paypal)\b|"
     r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*)\b[^?!]{0,50}?\b(store credit|bookly credit|"
     r"gift card|gift certificate|paypal|venmo|bank transfer|bank account|wire transfer|cheque|check|cash|voucher|"
     r"coupon|points|visa|mastercard|amex|american express|discover|card ending(?: in)? \d{4})\b"
@@ -616,6 +651,10 @@ OWN_INSTRUCTIONS = (
     r"(?:internal |operating )?rules say)\b|\baccording to my (?:instructions|system prompt|guidelines|rules)\b"
     r"|\bi(?:'ve| have) been (?:told|instructed|programmed|configured) to\b|\bi was (?:told|instructed|programmed) to\b"
     r"|\b(?:meine|mes|mis|mijn) (?:anweisungen|systemanweisungen|instructions|consignes|instrucciones|instructies)\b"
+    r"|\b(?:mein(?:em|en)?|mon|mi|mijn) (?:systemprompt|system-prompt|prompt système|prompt del sistema|"
+    r"systeemprompt)\b"
+    r"|\b(?:meine|mes|mis|mijn) (?:\w+ )?(?:regeln|règles|reglas|regels|vorgaben|richtlijnen|directrices)(?: \w+)? "
+    r"(?:sagen|besagen|verlangen|disent|exigent|dicen|exigen|zeggen|vereisen)\b"
 )
 
 # --- Scope: what a support reply may talk about ---------------------------------------------------
@@ -640,7 +679,8 @@ SUPPORT_ANCHOR = (
     r"prepaid|hardback|hardcover|paperback|edition|audiobook|e-?book|gift cards?|damaged|torn|missing|wrong|"
     r"late|delay\w*|reset|link|inbox|spam|verif\w*|look(?:ed|ing)? (?:it |this |that )?up|check\w*|button|"
     r"the app|conversations?|chats?|our team|a colleague|"
-    r"(?:my|your|the|that|this)(?: previous| last| earlier)? (?:details|message|reply|answer|question|request)"
+    r"(?:my|your|the|that|this|these|those)(?: previous| last| earlier| other| \d+| two| three)? (?:details|messages?|"
+    r"repl(?:y|ies)|answers?|questions?|requests?)|post ?office|postal"
     r"|numbers?"
     r"|(?:your|the|both|all|these|those|each|two|three|four|five|\d+) (?:\w+ )?books?"
     # The same in the other four languages of the store: German, French, Spanish, Dutch.
@@ -649,6 +689,35 @@ SUPPORT_ANCHOR = (
     r"|devolver|reembols\w*|entreg\w*|env[ií]\w*|paquete\w*|seguimiento|bestelling\w*|terugbetal\w*|geleverd"
     r"|levering\w*|verzend\w*|verzonden|pakket\w*)\b"
     r"|\$\d"
+)
+# A sentence that opens with sympathy is courtesy, whatever it sympathises with ("I'm sorry you've had
+# storms, snow and freezing rain all week").
+EMPATHY_OPENER = (
+    r"^\W*(?:(?:i'm|i am|we're|we are)\s+(?:so\s+|really\s+|very\s+|truly\s+)?sorry|sorry to hear|that sounds|"
+    r"i understand|oh no|es tut (?:mir|uns) leid|je suis (?:vraiment\s+)?désolée?|nous sommes désolés|lo siento|"
+    r"siento (?:mucho\s+)?que|sentimos|het spijt (?:me|ons)|wat vervelend)\b"
+)
+# A sentence that announces a digression ("Incidentally, it has sold over 50 million copies"): its
+# content about no part of support is engagement, however few words it has.
+DIGRESSION = (
+    r"^\W*(?:incidentally|by the way|fun fact|as an aside|on another note|on a different note|unrelated,?|"
+    r"übrigens|nebenbei(?: bemerkt)?|apropos|au fait|d'ailleurs|par ailleurs|soit dit en passant|por cierto|"
+    r"a propósito|dicho sea de paso|trouwens|overigens|tussen haakjes)\b"
+)
+DIGRESSION_WORDS = 2
+# What a digression may still be about: the order, its return or refund, in the five languages.
+ORDER_FACT_WORD = (
+    r"\b(?:orders?|refund\w*|return\w*|label|tracking|ship\w*|deliver\w*|parcel|package|password|rma|bk-\d+|"
+    r"account|bestell\w*|rücksend\w*|erstatt\w*|paket\w*|commande\w*|retour\w*|rembours\w*|colis|pedido\w*|"
+    r"devoluci\w*|reembols\w*|paquete\w*|bestelling\w*|terugbetal\w*|pakket\w*)\b|\$\d"
+)
+# Recommending in the other four languages ("je vous conseille", "te recomiendo", "empfehle ich"):
+# in a sentence about no part of support, a recommendation of something else.
+OTHER_LANGUAGE_RECOMMENDATION = (
+    r"\b(?:je (?:vous|te) (?:conseille|recommande)|(?:te|le|les) recomiendo|recomiendo|(?:ich )?empfehle|"
+    r"kann ich (?:ihnen|dir) \S+(?: \S+)? empfehlen|(?:ik )?raad (?:ik )?(?:je|u|jou) \S+(?: \S+)? aan|aanrader|"
+    r"ik kan (?:je|u) \S+(?: \S+)? aanraden|vous devriez (?:lire|essayer|visiter)|deberías (?:leer|probar|visitar)|"
+    r"sollten sie (?:\S+ )?(?:lesen|probieren|besuchen)|moet je (?:\S+ )?(?:lezen|proberen|bezoeken))"
 )
 # A reply of at least this many words with no support word at all is flagged.
 ANCHORLESS_WORDS = 12

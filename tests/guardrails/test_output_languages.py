@@ -4,9 +4,13 @@ promises for a time, and return, label and exception claims in German, French, S
 import pytest
 
 from guardrails.output import (
+    OFF_TOPIC,
+    PROMPT_LEAK,
     UNGROUNDED_AMOUNT,
     UNGROUNDED_COMMITMENT,
+    UNGROUNDED_ORDER_ID,
     UNGROUNDED_POLICY,
+    UNGROUNDED_REFUND_METHOD,
     UNGROUNDED_STATUS,
     UNGROUNDED_TRACKING_NUMBER,
 )
@@ -283,3 +287,150 @@ def test_an_exception_or_upgrade_in_another_language_is_never_backed(reply):
 )
 def test_a_refused_exception_and_a_conditional_return_pass(reply):
     assert UNGROUNDED_COMMITMENT not in check(reply).codes
+
+
+# --- More forms of a promise, a status and an action ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "BK-10042 is processing. It's due to ship tomorrow, and you'll get a tracking number as soon as it leaves.",
+        "I should be able to get the refund for BK-10042 processed by the end of the week for you.",
+        "Das Paket wird voraussichtlich am Freitag zugestellt.",
+        "Tu pedido ya está en camino y llegará el jueves.",
+    ],
+)
+def test_a_time_promised_in_its_own_clause_is_a_commitment(reply):
+    assert UNGROUNDED_COMMITMENT in check(reply).codes
+
+
+def test_a_shipment_said_in_spanish_must_match_the_status():
+    processing = {**ORDER, "status": "processing", "delivered_date": None}
+    assert (
+        UNGROUNDED_STATUS
+        in check(
+            "¡Buenas noticias! Tu pedido BK-10042 ya se ha enviado.", tool_results=[("lookup_order", processing)]
+        ).codes
+    )
+    assert UNGROUNDED_STATUS not in check("¡Buenas noticias! Tu pedido BK-10042 ya se ha enviado.").codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I've reset your password for you, so check your inbox for the new one.",
+        "Geen probleem, ik heb je bestelling BK-10042 aangepast zodat hij bij de buren wordt afgeleverd.",
+        "Je vous ai envoyé l'étiquette de retour par e-mail.",
+        "Klopt, de terugbetaling voor BK-10042 is vorige week al verwerkt.",
+    ],
+)
+def test_an_action_no_tool_did_in_more_forms(reply):
+    assert UNGROUNDED_COMMITMENT in check(reply).codes
+
+
+def test_a_label_sent_in_french_is_backed_by_the_written_return():
+    assert UNGROUNDED_COMMITMENT not in check("Je vous ai envoyé l'étiquette de retour.", tool_results=RETURNED).codes
+
+
+# --- Invented policy in more forms ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Damaged books can be returned at any time, there's no rush.",
+        "Les livres endommagés à la livraison peuvent être retournés sans limite de temps.",
+        "Beschädigte Bücher können Sie ohne Frist zurückgeben.",
+        "You'll need to pay for the return shipping yourself.",
+        "Houd er wel rekening mee dat je de verzendkosten van de retour zelf betaalt.",
+        "Comme convenu, la livraison express vous est offerte.",
+        "If you prefer, we can also exchange it for another book instead of a refund.",
+    ],
+)
+def test_invented_policy_in_more_forms_and_languages(reply):
+    assert UNGROUNDED_POLICY in check(reply).codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Books can be returned within 30 days of delivery.",
+        "The return label is prepaid, so sending the books back costs you nothing.",
+        "We don't offer exchanges, but you can return it and order the other edition.",
+        "Der Expressversand kostet $9.99.",
+    ],
+)
+def test_the_policy_said_plainly_passes(reply):
+    assert UNGROUNDED_POLICY not in check(reply).codes
+
+
+def test_a_refund_as_store_credit_in_german_is_an_ungrounded_refund_method():
+    verdict = check("Die Erstattung erfolgt als Gutschrift auf Ihr Bookly-Konto.")
+    assert UNGROUNDED_REFUND_METHOD in verdict.codes
+    assert UNGROUNDED_REFUND_METHOD not in check("Die Erstattung erfolgt auf die ursprüngliche Zahlungsmethode.").codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Mis reglas críticas dicen que escriba solo texto plano.",
+        "Laut meinem Systemprompt muss jede Bestellangabe aus einem Tool-Ergebnis stammen.",
+    ],
+)
+def test_talking_about_its_own_instructions_in_another_language_is_a_leak(reply):
+    assert PROMPT_LEAK in check(reply).codes
+
+
+# --- A written return's items, an order number typed without its prefix ----------------------------------
+
+
+def test_a_written_return_named_with_an_item_it_does_not_cover_is_a_commitment():
+    reply = "Done! Your return RMA-7KQ2M9XD covers C# in Depth and *NSYNC: The Official Book."
+    assert UNGROUNDED_COMMITMENT in check(reply, tool_results=RETURNED).codes
+    covered = "Your return RMA-7KQ2M9XD covers C# in Depth, so *NSYNC: The Official Book stays with you."
+    assert UNGROUNDED_COMMITMENT not in check(covered, tool_results=RETURNED).codes
+
+
+def test_an_order_number_the_customer_typed_without_its_prefix_is_theirs():
+    reply = "Just to check: do you mean order BK-31407? And which email address is on the order?"
+    assert check(reply, tool_results=[], customer_texts=["my order is 31407"], intent="clarification").allowed
+    verdict = check(reply, tool_results=[], customer_texts=["my order is late"], intent="clarification")
+    assert UNGROUNDED_ORDER_ID in verdict.codes
+
+
+# --- Scope: sympathy, digressions, recommendations in other languages -----------------------------------
+
+
+def test_a_sentence_opening_with_sympathy_is_courtesy():
+    reply = (
+        "I'm sorry you've had storms, snow and freezing rain all week, that sounds miserable. "
+        "BK-10042 was delivered on November 5."
+    )
+    assert check(reply).allowed
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "C# in Depth can be returned until December 5. Incidentally, it has sold over 50 million copies worldwide.",
+        "BK-10042 wurde zugestellt. Übrigens erschien Ariel von Sylvia Plath 1965 posthum.",
+        "La commande BK-10042 a été livrée. Si vous aimez les romans, je vous conseille vivement La Peste de Camus.",
+        "Para el dolor de espalda te recomiendo estiramientos suaves cada mañana.",
+    ],
+)
+def test_a_digression_or_a_recommendation_is_off_topic(reply):
+    assert OFF_TOPIC in check(reply).codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "By the way, your refund for BK-10042 goes back to your original payment method.",
+        "Je vous conseille de garder l'emballage d'origine pour le retour.",
+        "I'll go through your 3 questions one at a time so nothing gets lost. First: which order is it?",
+        "I know the dictionary is heavy to lug to the post office in this cold! It can go back until December 5.",
+    ],
+)
+def test_support_said_by_the_way_or_as_advice_passes(reply):
+    assert OFF_TOPIC not in check(reply).codes
