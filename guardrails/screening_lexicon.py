@@ -12,7 +12,8 @@ screening.py say which slots must meet in one clause.
 # Verbs (and verb phrases) that tell the listener to stop following something.
 OVERRIDE_VERBS = (
     r"ignor(?:e|es|ed|ing)|disregard(?:ing)?|forget(?:ting)?|overrid(?:e|ing)|overrule|bypass(?:ing)?|circumvent|"
-    r"discard|abandon|dismiss|ditch|scrap|erase|wipe|nullify|neglect|set aside|put aside|throw (?:away|out)|overlook|"
+    r"discard|abandon|dismiss|ditch|scrap|erase|wipe|nullify|cancel|neglect|set aside|put aside|throw (?:away|out)|"
+    r"overlook|"
     r"delete|remove|drop|lose|shed|overwrite|revoke|suspend|disable|deactivate|turn off|switch off|"
     r"(?:the )?opposite of|whatever|regardless of(?: what)?|no matter what|despite|in spite of|(?:act|answer|respond|"
     r"operate|work) without|(?:stop|quit|cease) (?:following|obeying|listening to|using|applying)|pay no (?:attention|"
@@ -20,7 +21,8 @@ OVERRIDE_VERBS = (
     r"ing) to)",
     r"ignorier(?:e|en|t|st)?|vergiss|vergessen|vergesst|missacht(?:e|en|et)|verwirf|verwerfen|(?:hor|horen sie|"
     r"hort) auf|ausser acht|(?:befolge|befolgen|beachte|beachten) (?:sie )?(?:nicht|keine)|(?:halte|halt|"
-    r"halten) (?:dich|sich|sie sich) (?:nicht|nicht mehr|nie) an|ausser kraft|(?:losche|loschen|setze|"
+    r"halten) (?:dich|sich|sie sich) (?:ab sofort |ab jetzt |jetzt |bitte )?(?:nicht|nicht mehr|nie) an|"
+    r"deaktivier\w*|ausschalten|schalte\b[^.!?\n]{0,30}?\baus|ausser kraft|(?:losche|loschen|setze|"
     r"setzen) (?:sie )?zuruck",
     r"laisse[rz]? tomber|(?:arrete|arretez|cesse|cessez) de (?:suivre|respecter|obeir|appliquer)|ignor(?:ez|er|e)|"
     r"zappe[rz]?|(?:considerez|considere) (?:toutes? )?(?:vos|tes)|"
@@ -28,10 +30,13 @@ OVERRIDE_VERBS = (
     r"outrepass(?:e|ez|er)|contourn(?:e|ez|er)|(?:ne )?(?:suis|suivez|respecte|respectez) plus",
     r"ignor(?:a|e|ar|ad)|olvid(?:a|e|ar|ate|ese|ad)|(?:no )?(?:hagas|haga|hagan) caso|(?:haz|haga) caso omiso|"
     r"pasa de|pasate|saltate|saltese|salta(?:te)? (?:las|tus)|"
-    r"omit(?:e|a|ir)|(?:deja|dejen|deje) de (?:seguir|obedecer|aplicar)|no (?:tengan?|tengas) en cuenta|no (?:sigas|"
+    r"omit(?:e|a|ir)|descart(?:a|e|ar|en)|desactiv(?:a|e|ar|en)|(?:deja|dejen|deje) de (?:seguir|obedecer|aplicar)|"
+    r"no (?:tengan?|tengas) en cuenta|no (?:sigas|"
     r"siga|obedezcas|obedezca)",
-    r"stop met (?:het )?(?:volgen|opvolgen|gehoorzamen)|buiten beschouwing|negeer|negeren|vergeet|vergeten|(?:trek|"
-    r"trekt) (?:je|u) (?:niks|niets) aan|(?:houd|hou) (?:je|u) niet aan|(?:volg|volgt) (?:niet|geen)|"
+    r"stop met (?:het )?(?:volgen|opvolgen|gehoorzamen)|buiten beschouwing|negeer\w*|vergeet|vergeten|(?:trek|"
+    r"trekt) (?:je|u) (?:even |maar )?(?:niks|niets) aan|(?:houd|hou|houdt) (?:je|u) (?:niet|"
+    r"geen rekening (?:meer )?met)|"
+    r"uitschakelen|uitzetten|schakel\b[^.!?\n]{0,30}?\buit|(?:volg|volgt) (?:niet|geen)|"
     r"niet meer (?:volgen|opvolgen)|overschrijf",
 )
 
@@ -72,10 +77,11 @@ SETUP_WEAK = (
     r"instructions?|instruction set|prompts?|rules?|guidelines?|directives?|directions|guidance|restrictions?|"
     r"constraints?|limitations?|protocols?|principles|ethics|morals|commands|rulebook|configuration|config|setup|"
     r"context(?: window)?|memory|persona|goals?|objectives?|rulez",
-    r"anweisung(?:en)?|instruktion(?:en)?|regeln?|richtlinien?|vorgaben|vorschriften|einschrankungen|beschrankungen",
+    r"anweisung(?:en)?|instruktion(?:en)?|regeln?|richtlinien?|vorgaben|vorschriften|einschrankungen|beschrankungen|"
+    r"befehle|auftrage|sicherheitsregeln",
     r"instructions?|regles?|consignes?|directives?|restrictions?|limites",
-    r"instrucciones|instruccion|reglas|normas|directrices|indicaciones|restricciones|limitaciones",
-    r"instructies?|regels?|richtlijnen|voorschriften|beperkingen",
+    r"instrucciones|instruccion|reglas|normas|directrices|indicaciones|restricciones|limitaciones|ordenes anteriores",
+    r"instructies?|regels?|richtlijnen|voorschriften|beperkingen|opdrachten|veiligheidsregels",
 )
 
 # "Your", said to the assistant (formal and informal).
@@ -175,7 +181,9 @@ INTERNALS = (
     r"endpoints)|toolbox|toolset|(?:json|input|parameter|argument) (?:parameters|schemas?|arguments|specs?)|"
     r"(?:available|allowed) (?:actions|tools|functions|commands)|signature of|your (?:tools|functions|actions|"
     r"capabilities|plugins)|(?:before|above) (?:my|the user'?s?) (?:first|initial|very first) message|(?:entire|"
-    r"whole) conversation",
+    r"whole) conversation|(?:text|reminder|note|message)s? you (?:get|receive|see) before (?:each|every|your)|"
+    r"reminder text|what does your (?:prompt|system prompt|instructions?) say|quote (?:it|them|your \w+) (?:exactly|"
+    r"verbatim|word for word)",
     r"(?:werkzeuge|funktionen|tools)(?: \w+)?,? die (?:du|sie) (?:\w+ )?(?:aufrufen|nutzen|verwenden|"
     r"benutzen) (?:kannst|konnen)|(?:werkzeuge|funktionen|tools) (?:hast du|haben sie|stehen dir|stehen ihnen|"
     r"kannst du)|(?:deine|ihre) (?:werkzeuge|funktionen|tools)|(?:zur|zu deiner|zu ihrer) verfugung|(?:vor|"
@@ -338,13 +346,16 @@ FREEDOM_YOU = (
     r"hereby )?(?:no longer|not) (?:bound|restricted|limited|constrained|governed)|you (?:don'?t|do not|"
     r"no longer) (?:have to|need to|must) (?:follow|obey|respect|adhere to|stick to) (?:any|the|your|those|these|"
     r"bookly'?s?)? ?(?:\w+ )?(?:rules|instructions|guidelines|policies|restrictions|programming|prompt)",
-    r"du bist (?:jetzt |nun )?(?:frei|an keine regeln gebunden)|du hast keine (?:regeln|grenzen)|(?:du musst|"
+    r"du bist (?:jetzt |nun )?(?:frei|an keine regeln gebunden)|du hast keine (?:regeln|grenzen|einschrankungen)|"
+    r"(?:du musst|"
     r"sie mussen) (?:dich|sich) (?:nicht|nicht mehr|nie) (?:mehr )?an\b[^.!?\n]{0,25}?halten",
     r"tu es (?:maintenant |desormais )?libre|tu n'as (?:plus )?aucune (?:regle|limite)|(?:tu n'as|"
     r"vous n'avez) plus (?:a|besoin de) (?:suivre|respecter)",
-    r"(?:ahora )?eres libre|no tienes (?:reglas|limites)|ya no (?:tienes|necesitas|tiene|necesita) que (?:seguir|"
+    r"(?:ahora )?eres libre|(?:ya )?no tienes (?:reglas|limites|restricciones|normas|filtros)|ya no (?:tienes|"
+    r"necesitas|tiene|necesita) que (?:seguir|"
     r"cumplir|respetar)",
-    r"je bent (?:nu )?vrij|je hebt geen (?:regels|grenzen)|(?:je|u) hoeft (?:je|zich|u)? ?(?:niet meer|niet langer|"
+    r"je bent (?:nu )?vrij|je hebt geen (?:regels|grenzen|beperkingen)(?: meer)?|(?:je|u) hoeft (?:je|zich|"
+    r"u)? ?(?:niet meer|niet langer|"
     r"geen)\b[^.!?\n]{0,25}?(?:regels|instructies|richtlijnen)",
 )
 # Loyalty moved to the customer: "you work for me now", "obey me, not your developers".
@@ -686,19 +697,23 @@ THIRD_PARTY = (
     r"the person with|(?:anyone|someone|somebody|a customer|people) named|whoever has|"
     r"a different customer|the customer (?:at|with|who|behind)|not mine|not the buyer|isn'?t mine|"
     rf"(?:it'?s|it is|that'?s|this is|belongs to) (?:my |the )?{_RELATIVE}'?s?\b|under the name|the name \w+ \w+|"
-    r"(?:all|every) (?:the )?orders (?:placed|made|from|with|by|in|of|today|this|last)|orders placed (?:with|by|under)",
+    r"(?:all|every) (?:the )?orders (?:placed|made|from|with|by|in|of|today|this|last)|orders placed (?:with|by|under)|"
+    r"(?:the|a) customer (?:with|for|on) (?:the )?(?:order|bk-\d+)",
     r"(?:mein(?:e[rsmn]?)?) (?:schwester|bruder|frau|mann|sohn|tochter|mutter|vater|cousine?|freund(?:in)?|"
     r"nachbar(?:in|n)?|kollegin|kollegen|kollege|mitbewohner(?:in)?|chef(?:in)?)|(?:seine|ihre) (?:bestellung|e-mail|"
-    r"adresse|lieferadresse)|ein(?:e|en)? (?:anderen? )?kund(?:e|in|en)",
+    r"adresse|lieferadresse)|ein(?:e|en)? (?:anderen? )?kund(?:e|in|en)|(?:dem|den|der|des) kunden? mit|"
+    r"gehort (?:meinem|meiner|einem|einer)",
     r"(?:ma|mon) (?:soeur|frere|femme|mari|fils|fille|mere|pere|cousine?|ami[e]?|voisine?|collegue|colocataire|"
     r"patron(?:ne)?)|(?:sa|son) (?:commande|adresse|e-mail|email)|un(?:e)? autre client(?:e)?|"
     r"(?:celle|celui|la commande) (?:d'une?|de mon|de ma) (?:amie?|voisine?|collegue|soeur|frere|cousine?)",
     r"(?:mi|mis) (?:hermana|hermano|esposa|esposo|mujer|marido|hijo|hija|madre|padre|prima|primo|amiga?|amigo|"
     r"vecina?|vecino|companer[oa](?: de piso)?|jef[ea]|exnovia|exnovio|novia|novio)|(?:su) (?:pedido|direccion|correo|"
-    r"email)|otro cliente|otra clienta",
+    r"email)|otro cliente|otra clienta|es de (?:un|una|mi) (?:amig[oa]|vecin[oa]|companer[oa]|colega|herman[oa]|"
+    r"prim[oa])",
     r"(?:mijn) (?:zus|broer|vrouw|man|zoon|dochter|moeder|vader|nicht|neef|vriend(?:in)?|buurman|buurvrouw|"
     r"collega|huisgenoot|baas|buurvrouw|schoonvader|schoonmoeder)|(?:zijn|haar) (?:bestelling|adres|e-mail|email|"
-    r"e-mailadres|bezorgadres)|een andere klant|op naam van",
+    r"e-mailadres|bezorgadres)|een andere klant|op naam van|(?:de|die|een) klant (?:met|van) (?:de )?(?:bestelling|"
+    r"bk-\d+)",
 )
 # A request about an order's data or for an action on it.
 DATA_REQUEST = (
@@ -706,12 +721,14 @@ DATA_REQUEST = (
     r"find|check|change|cancel\w*|return|refund|start|track|can you|could you|would you|i need|i want|try|disclose|"
     r"provide|release|share|hand over|send over|need|tracking number",
     r"welche[rsn]?|(?:mochte|will) wissen|sag(?:en sie)? mir|gib mir|zeig\w*|nenn\w*|konnt\w*|konnen sie|"
-    r"kannst du|andern\w*|storn\w*|"
+    r"kannst du|andern\w*|storn\w*|wohin|"
     r"zuruckschick\w*|rucksendung|starte",
     r"quel(?:le)?s?|dites-moi|dis-moi|donnez-moi|donne-moi|montrez|pouvez-vous|peux-tu|annul\w*|retour|"
-    r"je voudrais voir|voir toutes",
-    r"cual|donde|quien|dime|dame|me das|me dices|muestr\w*|puedes|podria|cancel\w*|devol\w*|quiero saber|saber",
-    r"welke?|vertel|geef|geven|laat zien|laten zien|kun je|kunt u|kunnen jullie|annuleer\w*|retour|start",
+    r"je voudrais voir|voir toutes|tu peux|vous pouvez|me dire",
+    r"cual|donde|quien|dime|dame|me das|me dices|muestr\w*|puedes|podria|cancel\w*|devol\w*|quiero saber|saber|"
+    r"me puede|necesito|ensena\w*|que pidio",
+    r"welke?|vertel|geef|geven|laat zien|laten zien|kun je|kunt u|kunnen jullie|annuleer\w*|retour|start|wat is|"
+    r"wat zijn",
 )
 # Signs that the customer is asking about their own purchase (a gift they sent, their own account).
 OWN_PURCHASE = (
@@ -728,7 +745,7 @@ OWN_PURCHASE = (
 # A message dressed as an internal notice that names a policy subject is a claim, whatever it says.
 NOTICE = (
     r"memo|announcement|change ?log|changelog|bulletin|circular|notice|reminder|update|policy patch|patch|"
-    r"updated terms|new terms",
+    r"updated terms|new terms|amendment|addendum|(?:new |updated )?(?:company |internal )?guideline",
     r"mitteilung|rundschreiben|ankundigung|hinweis der|von der (?:geschaftsleitung|rechtsabteilung)",
     r"note de service|annonce|circulaire|avis (?:de|du) (?:la )?(?:direction|service juridique)",
     r"aviso|comunicado|circular|anuncio|nota interna",
@@ -786,7 +803,10 @@ STAFF_INTRODUCTION = (
     r"(?:bookly |support |customer service )?"
     r"(?:support team|team|warehouse|office|hq|headquarters|management|returns desk|returns department|it department)|"
     r"(?:regional |area |store |general |district |operations )?(?:director|manager|supervisor|team lead) "
-    r"(?:here|speaking)|owner of (?:this|the|your) (?:company|store|shop|business)|i'?m testing (?:the|this|you) bot",
+    r"(?:here|speaking)|owner of (?:this|the|your) (?:company|store|shop|business)|i'?m testing (?:the|this|you) bot|"
+    r"(?:i'?m|i am) (?:on|in|with) the (?:bookly )?(?:\w+ )?(?:team|department)|as (?:the )?(?:head|director|vp|"
+    r"manager|lead|chief) of (?:\w+ ){0,2}?(?:customer|support|returns|operations|experience|service)|"
+    r"(?:support |service )?agent #? ?\d+ here|logged in on (?:the|a) customer'?s behalf",
     r"(?:hier ist|ich bin) \w+ (?:aus|vom|von der) (?:dem )?(?:lager|support|kundenservice|zentrale)",
     r"(?:ici|c'est) \w+ (?:de|du) (?:l'entrepot|service client|support|siege)",
     r"(?:soy|habla) \w+ (?:del|de la) (?:almacen|soporte|atencion al cliente|sede)",
