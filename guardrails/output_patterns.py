@@ -687,7 +687,12 @@ SUPPORT_ANCHOR = (
     r"|bestell\w*|rücksend\w*|rückgabe\w*|erstatt\w*|lieferung\w*|geliefert|versand\w*|versendet|sendung\w*"
     r"|paket\w*|commande\w*|retour\w*|rembours\w*|livr\w*|exp[ée]di\w*|colis|suivi|pedido\w*|devoluci[oó]n\w*"
     r"|devolver|reembols\w*|entreg\w*|env[ií]\w*|paquete\w*|seguimiento|bestelling\w*|terugbetal\w*|geleverd"
-    r"|levering\w*|verzend\w*|verzonden|pakket\w*)\b"
+    r"|levering\w*|verzend\w*|verzonden|pakket\w*"
+    r"|prüf\w*|frist\w*|zurück\w*|artikel|titel|buch|bücher|konto|passwort|adresse|nummer|bezahl\w*|karte|"
+    r"bestätig\w*|storn\w*|etikett\w*|zustell\w*|vorbereit\w*|gestartet|e-mail\w*|livres?|compte|mot de passe|"
+    r"numéro|paiement|carte|délai|annul\w*|étiquette|confirm\w*|préparé\w*|libros?|cuenta|contraseña|número|pago|"
+    r"tarjeta|plazo|etiqueta|cancelad\w*|preparad\w*|confirmad\w*|boek\w*|account|wachtwoord|betaling|kaart|"
+    r"termijn|geannuleerd|bevestig\w*|klaargezet|bezorg\w*)\b"
     r"|\$\d"
 )
 # A sentence that opens with sympathy is courtesy, whatever it sympathises with ("I'm sorry you've had
@@ -737,7 +742,15 @@ COURTESY = (
     r"patience|no problem|no worries|of course|anything else|let me know|whenever you|take (?:all )?(?:the|your) time|"
     r"hello|hi|hey|good (?:morning|afternoon|evening)|bye|goodbye|cheers|pleasure|i'm here|here to help|"
     r"right away|got it|noted|what an? (?:lovely|great|nice|wonderful|kind|thoughtful)|"
-    r"please (?:tell|let|send|check|confirm|reply|share|give|write|keep))\b"
+    r"please (?:tell|let|send|check|confirm|reply|share|give|write|keep)"
+    # German, French, Spanish, Dutch
+    r"|danke\w*|vielen dank|leider|entschuldig\w*|tut (?:mir|uns) leid|gerne?|viel (?:spa(?:ß|ss)|freude)|"
+    r"schönen? (?:tag|abend|wochenende)|alles gute|hallo|guten (?:tag|morgen|abend)|"
+    r"merci|désolée?s?|excus\w*|avec plaisir|bonne (?:journée|soirée|lecture|continuation)|bonjour|bonsoir|"
+    r"n'hésitez pas|au revoir|gracias|lo siento|sentimos|disculp\w*|con gusto|que (?:disfrute|disfrutes)|"
+    r"buen(?:os|as)? (?:días|tardes|noches|día)|hola|un saludo|saludos|bedankt|dank (?:je|u) wel|helaas|"
+    r"sorry|excuses|graag gedaan|veel (?:plezier|leesplezier)|fijne (?:dag|avond)|hallo|groeten|"
+    r"algo más|etwas anderes|sonst noch|autre chose|nog iets|ayudar\w*|helfen|aider|helpen)\b"
 )
 # Function words, which count as no content in a foreign sentence.
 FUNCTION_WORDS = _word_set(
@@ -750,6 +763,31 @@ FUNCTION_WORDS = _word_set(
     "let's let get got go going have has had having make made like well way ah oh hmm ha right okay ok sure "
     "isn't aren't wasn't weren't hasn't haven't hadn't don't doesn't didn't can't couldn't won't wouldn't "
     "shouldn't it'll that's there's what's here's"
+)
+# The same kind of words in German, French, Spanish and Dutch: no content in a foreign sentence either,
+# so a reply in those languages is counted like one in English.
+OTHER_LANGUAGE_FUNCTION_WORDS = _word_set(
+    # German
+    "der die das den dem des ein eine einen einem einer eines und oder aber so zu von in im am an auf aus bei mit "
+    "nach seit vom zum zur ist sind war waren wird werden wurde wurden hat haben hatte hatten sein ihr ihre ihren "
+    "ihrem ihrer ich du er sie es wir mich mir dich dir uns euch sich wenn dann als wie was wer wo noch schon auch "
+    "nur sehr ganz nicht kein keine keinen kann können konnte muss müssen soll sollte will wollen bitte ja nein "
+    "hier dort da dass ob für über unter vor hinter zwischen durch gegen ohne um bis mal doch denn etwa gerne "
+    # French
+    "le la les un une des du de au aux et ou mais donc car ni que qui quoi dont où ce cet cette ces mon ma mes ton "
+    "ta tes son sa ses notre nos votre vos leur leurs je tu il elle on nous vous ils elles me te se lui en y est "
+    "sont était étaient sera été être avoir avez avons ont a ai as pas plus ne très bien aussi encore déjà pour "
+    "par avec sans sous sur dans chez entre vers comme si oui non ici là tout tous toute toutes peut pouvez "
+    # Spanish
+    "el los las un una unos unas y o pero porque que quien cual cuando donde como del al a ante bajo con contra "
+    "desde en entre hacia hasta para por según sin sobre tras mi mis tu tus su sus nuestro nuestra yo él ella "
+    "nosotros usted ustedes ellos ellas me te se le les lo es son fue era está están estaba ser estar ha han he "
+    "hay muy más menos también ya todavía aún no sí aquí allí todo toda todos todas puede puedes "
+    # Dutch
+    "de het een en of maar dus want dat die dit deze wie wat welke waar wanneer hoe van in op aan bij met naar "
+    "voor door over onder uit tot om als dan ook nog al niet geen wel heel erg zeer is zijn was waren wordt worden "
+    "werd heeft hebben had ik jij je u hij zij ze wij we jullie mijn jouw uw zijn haar ons onze hun hier daar er "
+    "kan kunt kunnen moet moeten zal zullen wil willen graag ja nee"
 )
 
 

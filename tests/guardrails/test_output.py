@@ -1118,7 +1118,7 @@ def test_a_non_returnable_category_excepted_negated_or_asked_is_fine(reply):
 
 
 def test_a_reply_in_another_language_is_never_blocked_for_its_words_only_flagged():
-    verdict = check("Gern geschehen! Einen schönen Tag noch, und viel Freude beim Lesen am Wochenende.")
+    verdict = check("Die Hauptstadt von Australien ist Canberra, nicht Sydney, wie viele Reisende glauben.")
     assert verdict.allowed
     assert verdict.codes == (OFF_TOPIC_UNSURE,) and "another language" in verdict.detail
 

@@ -5,6 +5,7 @@ import pytest
 
 from guardrails.output import (
     OFF_TOPIC,
+    OFF_TOPIC_UNSURE,
     PROMPT_LEAK,
     UNGROUNDED_AMOUNT,
     UNGROUNDED_COMMITMENT,
@@ -434,3 +435,33 @@ def test_a_digression_or_a_recommendation_is_off_topic(reply):
 )
 def test_support_said_by_the_way_or_as_advice_passes(reply):
     assert OFF_TOPIC not in check(reply).codes
+
+
+# --- Replies in another language are counted like English ones ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Ich konnte keine Bestellung mit dieser Nummer finden. Könnten Sie beides noch einmal prüfen?",
+        "Das tut mir leid! Ihre Bestellung BK-10042 wurde am 5. November zugestellt. Schönen Tag noch!",
+        "Merci pour votre patience ! Votre commande BK-10042 a été livrée le 5 novembre. Bonne lecture !",
+        "¡Gracias! Tu pedido BK-10042 se entregó el 5 de noviembre. ¿Hay algo más en lo que pueda ayudarte?",
+        "Bedankt voor je geduld! Je bestelling BK-10042 is op 5 november bezorgd. Veel leesplezier!",
+    ],
+)
+def test_an_ordinary_reply_in_another_language_is_neither_blocked_nor_flagged(reply):
+    verdict = check(reply)
+    assert verdict.allowed and not verdict.codes, verdict.codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Het weekend wordt zonnig in Amsterdam, rond de 8 graden, dus neem een fiets en ga naar het Vondelpark.",
+        "La capitale de l'Australie est Canberra et non Sydney, une erreur fréquente chez les voyageurs curieux.",
+    ],
+)
+def test_a_reply_about_another_subject_in_another_language_goes_to_staff(reply):
+    verdict = check(reply)
+    assert verdict.allowed and OFF_TOPIC_UNSURE in verdict.codes
