@@ -721,6 +721,7 @@ _RETURN_COUNT = re.compile(patterns.RETURN_COUNT, re.IGNORECASE)
 _OTHER_LANGUAGE_ACTION = re.compile(patterns.OTHER_LANGUAGE_ACTION, re.IGNORECASE)
 _CARD_DIGITS = re.compile(patterns.CARD_DIGITS, re.IGNORECASE)
 _AGENT_ACTION = re.compile(patterns.AGENT_ACTION, re.IGNORECASE)
+_NOTED_AS_TALK = re.compile(patterns.NOTED_ON_RECORD, re.IGNORECASE)
 _OWN_INSTRUCTIONS = re.compile(patterns.OWN_INSTRUCTIONS, re.IGNORECASE)
 _NEGATION = re.compile(patterns.NEGATION, re.IGNORECASE)
 _CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
@@ -728,6 +729,15 @@ _FUTURE = re.compile(patterns.FUTURE, re.IGNORECASE)
 _AWAITING_CONFIRMATION = re.compile(patterns.AWAITING_CONFIRMATION, re.IGNORECASE)
 _ITEM_COUNT = re.compile(patterns.ITEM_COUNT, re.IGNORECASE)
 _RECEIPT_CONDITION = re.compile(patterns.RECEIPT_CONDITION, re.IGNORECASE)
+_EVERY_ITEM = re.compile(
+    r"\b(?:everything|all (?:of )?(?:the |your |\w+ )?(?:books|items|titles)|every (?:book|item))\b", re.IGNORECASE
+)
+# What a status is said of, when the sentence names no order: the order, the parcel, "it", "they".
+_ORDER_SUBJECT = re.compile(
+    r"\b(?:orders?|it|they|package|parcel|shipment|purchase|books?|items?|everything|bestellung|sie|es|paket|"
+    r"sendung|commande|colis|elle|pedido|paquete|envío|bestelling|pakket|zending|hij|ze)\b",
+    re.IGNORECASE,
+)
 _COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
 _SCOPE_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|so|then|while)\b")
 _OPINION_MARKER = re.compile(patterns.OPINION_MARKER, re.IGNORECASE)
@@ -799,8 +809,12 @@ def _status_problems(sentences: list[str], grounding: Grounding) -> int:
             match = pattern.search(sentence)
             if match is None or not _asserted(sentence, match):
                 continue
-            # A sentence about a return or a refund ("your return was delivered") is not the order's status.
-            if re.search(r"\b(?:return|refund|label|replacement|email|link)\b", sentence[: match.start()], re.I):
+            # A sentence about a return or a refund ("your return was delivered") is not the order's status,
+            # nor one about something else that was cancelled ("the course was cancelled").
+            before = sentence[: match.start()]
+            if re.search(r"\b(?:return|refund|label|replacement|email|link)\b", before, re.I):
+                continue
+            if not _extract_order_ids(sentence) and not _ORDER_SUBJECT.search(_CLAUSE_BREAK.split(before)[-1]):
                 continue
             supported = patterns.STATUS_SUPPORT[status]
             orders = _claimed_orders(sentence, grounding)
@@ -820,7 +834,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             (order_id,) = named
             own = {title for owner, title in grounding.order_items if owner == order_id}
             others = {title for owner, title in grounding.order_items if owner != order_id} - own
-            if own and any(title in others for title in _titles_in(sentence, grounding)):
+            named_others = any(title in others for title in _titles_in(sentence, grounding))
+            if own and named_others and not _NEGATION.search(sentence):
                 problems.append("another order's items")
         match = _ELIGIBLE_CLAIM.search(sentence)
         if match is not None and named and named <= grounding.ineligible_orders and _asserted(sentence, match):
@@ -835,12 +850,17 @@ def _unreturnable_item_claimed(sentence: str, grounding: Grounding) -> bool:
     unreturnable = {title for _, title in grounding.unreturnable_items}
     if not unreturnable:
         return False
+    orders = _extract_order_ids(sentence) or {order_id for order_id, _ in grounding.unreturnable_items}
     for part in _CONTRAST.split(sentence):
         part = _CONDITIONAL_CLAUSE.sub(" ", part)
         match = _ELIGIBLE_CLAIM.search(part) or _RETURNABLE_CLAIM.search(part)
         if match is None or _NOT_RETURNABLE.search(part) or not _asserted(part, match):
             continue
         if _titles_in(part, grounding) & unreturnable:
+            return True
+        # "Everything in BK-31407 can be returned" when the check found one of its items not returnable.
+        every = _EVERY_ITEM.search(part) and _ELIGIBLE_CLAIM.search(part)
+        if every and any(order_id in orders for order_id, _ in grounding.unreturnable_items):
             return True
     return False
 
@@ -968,6 +988,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
         handed_off = intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence)
         for match in () if handed_off else _AGENT_ACTION.finditer(sentence):
             verb = (match.group("verb") or match.group("past")).lower()
+            if verb in ("noted", "jotted") and _NOTED_AS_TALK.match(sentence, max(match.start("past"), 0)):
+                continue  # "I've noted BK-36117" is talk; noted on their account it is an action
             # A promise made on a condition is still a promise: only a negated or asked one is none.
             if verb not in patterns.AGENT_VERBS_BACKED and _conditional(sentence, match):
                 unbacked.append(f"action: {verb}")

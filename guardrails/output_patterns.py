@@ -138,6 +138,7 @@ _TIME_SOON = (
     rf"tomorrow|today|tonight|this (?:morning|afternoon|evening|week|weekend)|next (?:week|{_WEEKDAY})|"
     rf"on (?:{_WEEKDAY})|by (?:{_WEEKDAY}|tomorrow|tonight|noon|the end of (?:the |this )?(?:day|week))|"
     r"within the (?:hour|day)|in (?:an?|one|\d+|a few|a couple of) hours?|first thing|later today|straight away|"
+    rf"before (?:the weekend|christmas|the holidays|{_WEEKDAY})|"
     r"right away|immediately"
 )
 _OTHER_TIME_SOON = (
@@ -145,6 +146,10 @@ _OTHER_TIME_SOON = (
     r"montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|"
     r"dimanche|lunes|martes|miércoles|jueves|viernes|sábado|domingo|maandag|dinsdag|woensdag|donderdag|vrijdag|"
     r"zaterdag|zondag"
+)
+_OTHER_FUTURE = (
+    r"wird|werden|voraussichtlich|sollte|sera|seront|devrait|arrivera|será|serán|llegará|llegarán|debería|"
+    r"wordt|worden|zal|zullen|moet|verwacht"
 )
 _OTHER_SHIPPED = (
     r"versandt|verschickt|versendet|geliefert|zugestellt|ankommen|expédiée?s?|livrée?s?|arrivera|envoyée?s?|"
@@ -186,6 +191,12 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:the|your|this|that|any)\s+(?:[\w-]+\s+){0,3}?(?:window|deadline|policy|fees?|limit|period|charges?|costs?|"
         r"rules?|requirement)\b"
         r"|\b(?:fees?|charges?|costs?)\b(?:\s+\w+){0,2}?\s+(?:has been|have been|was|were|is|are)\s+(?:now\s+)?waived\b"
+        # an exception or approval said to exist already, or someone else's approval: "since the exception
+        # was already approved", "an exception applies", "my supervisor has approved your refund"
+        r"|\bexception\s+(?:was|has been|had been|is|'s been)\s+(?:already\s+)?(?:approved|granted|made|agreed)\b"
+        r"|\ban?\s+exception\s+(?:now\s+)?applies\b"
+        r"|\b(?:they|he|she|someone|(?:a|my|the|our)\s+(?:supervisor|manager|colleague|team lead|team))"
+        r"(?:'ve|'s|\s+have|\s+has)?\s+(?:already\s+)?(?:approved|authori[sz]ed|okayed|signed off on)\b"
     ),
     "order_change": (
         rf"\b{_WE}\s+(?:now\s+)?(?:cancell?ed|changed|updated|modified|amended|corrected|edited|upgraded|expedited|"
@@ -194,8 +205,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         rf"|\b{_WE}\s+(?:put|placed|place)\s+(?:a\s+)?(?:rush|priority|hold|stop)\s+on\b"
         rf"|\b{_WE}\s+(?:removed|added|swapped|replaced|dropped|taken|took)\b[^.!?]{{0,60}}?\b(?:from|to|in|on)\s+"
         r"(?:your|the|this|that)\s+order\b(?!\s+(?:number|id)\b)"
-        rf"|\b(?:order|address|shipment|shipping|delivery|parcel|package)\b(?:\s+\w+){{0,2}}?\s+"
-        r"(?:has been|have been|was|were|'s been|is now|are now)\s+(?:changed|updated|modified|"
+        rf"|\b(?:order|address|shipment|shipping|delivery|parcel|package)\b(?:\s+[\w-]+){{0,2}}?\s+"
+        r"(?:has been|have been|was|were|'s been|is now|are now)\s+(?:changed|updated|modified|switched|moved|"
         r"amended|corrected|redirected|rerouted|re-routed|upgraded|expedited|prioriti[sz]ed)\b"
         rf"|\b{_WE}\s+(?:added|applied|issued|credited|add|apply|issue|credit)\b(?:\s+[\w$.-]+){{0,4}}?\s+"
         r"(?:store credit|credit|discount|coupon|voucher|promo code|gift card)\b"
@@ -204,6 +215,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\breplacement\s+(?:has been|is|was|will be)\s+(?:sent|shipped|on its way|dispatched|arranged)\b"
     ),
     "other_action": (
+        # a password reset link is sent by the login page, never by the assistant
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|already\s+|now\s+)?(?:sent|emailed|resent|re-sent)\s+(?:you\s+)?(?:a\s+|the\s+)?"
+        r"(?:new\s+|fresh\s+)?(?:password\s+)?reset\s+(?:link|email)\b|"
         rf"\b{_WE}\s+(?:contacted|reached out to|asked|notified|informed|messaged|called|contact|notify|inform|call)\s+"
         r"(?:the|our|your)\s+(?:\w+\s+)?(?:carrier|courier|warehouse|shipping|post office|ups|usps|fedex|dhl|driver)\b"
         rf"|\b{_WE}\s+(?:requested|scheduled|arranged|booked|opened|filed|request|schedule|arrange|book|open|file)\s+"
@@ -220,8 +234,12 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"[^.!?]{0,60}?\b(?:ships?|shipped|go(?:es)? out|leaves?|dispatch(?:ed)?|arrives?|reach(?:es)? you|delivered|"
         r"get to you|with you|land|issued|emailed|sent|mailed|reshipped|replaced|processed|refunded|credited)\b"
         rf"[^.!?]{{0,40}}?\b(?:{_TIME_SOON})\b"
-        rf"|\b(?:{_OTHER_TIME_SOON})\b[^.!?]{{0,40}}?\b(?:{_OTHER_SHIPPED})\b"
-        rf"|\b(?:{_OTHER_SHIPPED})\b[^.!?]{{0,40}}?\b(?:{_OTHER_TIME_SOON})\b"
+        # In the other four languages, with a future or an expectation in the sentence ("wird morgen versandt",
+        # "llegará el jueves"), never a past fact ("a été livrée le mercredi 10 mars").
+        rf"|\b(?:{_OTHER_FUTURE})\b[^.!?]{{0,60}}?(?:\b(?:{_OTHER_TIME_SOON})\b[^.!?]{{0,40}}?\b(?:{_OTHER_SHIPPED})\b"
+        rf"|\b(?:{_OTHER_SHIPPED})\b[^.!?]{{0,40}}?\b(?:{_OTHER_TIME_SOON})\b)"
+        rf"|\b(?:{_OTHER_TIME_SOON})\b[^.!?]{{0,40}}?\b(?:{_OTHER_FUTURE})\b[^.!?]{{0,40}}?\b(?:{_OTHER_SHIPPED})\b"
+        rf"|\b(?:llegará|llegarán|arrivera|arriveront)\b[^.!?]{{0,40}}?\b(?:{_OTHER_TIME_SOON})\b"
     ),
     "exception_other_language": (
         r"\b(?:ausnahme|exception|excepción|uitzondering)\b[^.!?]{0,40}?\b(?:genehmigt|gemacht|gewährt|erteilt|"
@@ -279,19 +297,27 @@ AGENT_VERBS_BACKED = _word_set(
     # what the classes above and the policy decide: returns, refunds, labels, shipping
     "prepare prepared set start started initiate initiated create created return returned refund refunded "
     "process processed issue issued send sent email emailed ship shipped receive received deliver "
-    "delivered inspect inspected credit credited charge charged"
+    "delivered inspect inspected credit credited charge charged "
+    # drafting what the customer will confirm
+    "draft drafted"
+)
+# Noting what the customer said is talk ("I've noted BK-36117"); noting it on their account is an action.
+NOTED_ON_RECORD = (
+    r"\b(?:noted|jotted)\b"
+    r"(?![^.!?]{0,30}\b(?:on|in|to)\s+(?:your|the|their)\s+(?:account|file|record|system|profile|notes))"
 )
 # The same closed list for the store's other four languages, read from the first-person perfect
 # ("Ich habe … gestartet", "J'ai lancé", "He tramitado", "Ik heb … verwerkt"): a participle that is not
 # looking up, preparing or talking is an action no tool backs; starting or creating a return is backed
 # when the thread wrote one.
 OTHER_LANGUAGE_ACTION = (
-    r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;:]{0,60}?\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben))\b"
+    r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;]{0,80}?\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben)|"
+    r"(?:ver|be|er|ent|zer|über)[a-zäöüß]{3,}(?:t|en))\b"
     r"(?=\s*[.!?,;:]|\s+(?:damit|sodass|weil|und|aber)\s|$)"
     r"|\b(?:j'ai|nous avons|je (?:vous|t'|te|lui|leur|l')\s*ai|nous (?:vous|lui|leur|l')\s*avons)\s+"
     r"(?:bien\s+|déjà\s+|aussi\s+)?([a-zàâçéèêëîïôûù]+(?:é|i|u|is|it)e?s?)\b"
     r"|\b(?:ya\s+)?(?:he|hemos)\s+(?:ya\s+)?([a-záéíóúñ]+(?:ado|ido))\b"
-    r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b[^.!?;:]{0,60}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-zäëïöü]+(?:d|t|en))\b"
+    r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b[^.!?;]{0,80}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-zäëïöü]+(?:d|t|en))\b"
     r"(?=\s*[.!?,;:]|\s+(?:naar|voor|aan|met|op|zodat|omdat|want|en|maar)\s|$)"
 )
 OTHER_LANGUAGE_VERBS_BACKED = _word_set(
@@ -358,13 +384,14 @@ RECEIPT_CONDITION = (
 
 # A sentence is not a commitment when the clause before the match negates it ("I can't cancel it")...
 NEGATION = (
-    r"\b(?:not|never|no|nothing|none|unable|cannot|can't|won't|haven't|hasn't|isn't|wasn't|don't|doesn't|didn't)\b|n't\b"
+    r"\b(?:not|never|no|nothing|none|neither|nor|unable|cannot|can't|won't|haven't|hasn't|isn't|wasn't|don't|doesn't|"
+    r"didn't)\b|n't\b"
     # the store's other four languages
     r"|\b(?:nicht|nie|kein\w*|pas|jamais|aucune?|nunca|ningún|ninguna|niet|nooit|geen)\b"
 )
 # ...or when a condition comes before it ("Once you confirm, the return will be created").
 CONDITION = (
-    r"\b(?:if|once|when|whenever|after|as soon as|until|unless|before|should you|would you like|do you want)\b"
+    r"\b(?:if|whether|once|when|whenever|after|as soon as|until|unless|before|should you|would you like|do you want)\b"
     # German, French, Spanish, Dutch
     r"|\b(?:sobald|wenn|falls|nachdem|dès que|une fois que|lorsque|quand|si|una vez que|cuando|en cuanto|"
     r"zodra|wanneer|nadat|indien)\b"
@@ -452,11 +479,11 @@ APPROXIMATE_SHARE = 0.25
 POLICY_SUBJECTS: dict[str, str] = {
     "expedited": (
         r"\b(?:expedited|express|rush|next-day|overnight|faster)(?:\s+(?:shipping|delivery|option))?\b"
-        r"|\bexpress\w*|\bexpr[eé]s\w*|\bspoed\w*|\burgente?s?\b|\beil\w*"
+        r"|\bexpress\w*|\bexpr[eé]s\w*|\bspoed\w*|\burgente?s?\b|\beil\w*|\bversneld\w*"
     ),
     "standard": (
         r"\bstandard(?:\s+(?:shipping|delivery))?\b|(?<!return )(?<!returns )\bshipping\b(?!\s+(?:label|address))"
-        r"|\b(?:standardversand|versand\w*|exp[ée]dition\w*|env[ií]os?|verzend\w*)"
+        r"|\b(?:standardversand|versand\w*|exp[ée]dition\w*|env[ií]os?|verzend\w*|standaard\w*)"
     ),
     "refund": (
         r"\brefund\w*|\breimburs\w*|\bmoney back\b"
@@ -522,10 +549,16 @@ INVENTED_POLICY: dict[str, str] = {
 # A category the policy never takes back, and a statement that something can be returned. A sentence
 # with both, each in a clause that is not negated or excepted, says a non-returnable item is returnable
 # ("All three items can be returned, including the audiobook"), in whichever order it says it.
-NON_RETURNABLE = r"\b(?:e-?books?|audiobooks?|audio books?|gift ?cards?|personali[sz]ed\b)"
+NON_RETURNABLE = (
+    r"\b(?:e-?books?|audiobooks?|audio books?|gift ?cards?|personali[sz]ed\b|cartes? cadeaux?|geschenkkarten?|"
+    r"gutscheine?|tarjetas? (?:de )?regalo|cadeaukaart\w*|cadeaubon\w*|hörb[üu]ch\w*|livres? audio|audiolibros?|"
+    r"luisterboek\w*|personnalisé\w*|personalisiert\w*|personalizad\w*|gepersonaliseerd\w*)"
+)
 RETURNABLE_CLAIM = (
     r"\b(?:can|may|could|are able to)\s+(?:\w+\s+){0,2}?(?:be\s+)?(?:returned|return|refunded|sent back)\b"
     r"|\b(?:returnable|refundable|eligible for (?:a )?(?:return|refund))\b"
+    r"|\b(?:remboursables?|retournables?|rückgabefähig|erstattungsfähig|reembolsables?|retornables?|retourneerbaar|"
+    r"terugbetaalbaar)\b"
 )
 NOT_RETURNABLE = (
     r"\b(?:non-?returnable|final sale|except\w*|excluding|other than|apart from|nothing|none|neither|nor)\b"
@@ -567,7 +600,9 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"public static void|"
         # a slice or a call with a keyword argument: s[::-1], sorted(items, reverse=True)
         r"\w\[-?\d*:-?\d*(?::-?\d*)?\]|\b[a-z_]\w*\([^()]*\b[a-z_]\w*=\w[^()]*\)|"
-        r"\bSELECT\b[^.]{1,60}\bFROM\b|<script\b|\bimport \w+\s*$|\bpip install\b|\bnpm install\b|\breturn \w+\s*[;)]"
+        r"\bSELECT\b[^.]{1,60}\bFROM\b|<script\b|\bimport \w+\s*$|\bpip install\b|\bnpm install\b|"
+        # a return statement ends its line or block: "return total;}" (not "to return it; our window")
+        r"\breturn [\w.()]+\s*;\s*(?:\}|$)"
     ),
     "weather": (
         r"\bforecast (?:for|says|shows|is|calls)\b|\b-?\d+\s?°\s?[FC]?\b|\bchance of (?:rain|snow|showers|storms)\b"
@@ -651,6 +686,8 @@ OWN_INSTRUCTIONS = (
     r"(?:internal |operating )?rules say)\b|\baccording to my (?:instructions|system prompt|guidelines|rules)\b"
     r"|\bi(?:'ve| have) been (?:told|instructed|programmed|configured) to\b|\bi was (?:told|instructed|programmed) to\b"
     r"|\b(?:meine|mes|mis|mijn) (?:anweisungen|systemanweisungen|instructions|consignes|instrucciones|instructies)\b"
+    r"|\b(?:laut|gemäß) meinen (?:anweisungen|vorgaben|regeln|richtlinien)|\bselon mes (?:instructions|consignes|"
+    r"règles)|\bsegún mis (?:instrucciones|reglas|indicaciones)|\bvolgens mijn (?:instructies|regels|richtlijnen)\b"
     r"|\b(?:mein(?:em|en)?|mon|mi|mijn) (?:systemprompt|system-prompt|prompt système|prompt del sistema|"
     r"systeemprompt)\b"
     r"|\b(?:meine|mes|mis|mijn) (?:\w+ )?(?:regeln|règles|reglas|regels|vorgaben|richtlijnen|directrices)(?: \w+)? "
@@ -675,7 +712,8 @@ SUPPORT_ANCHOR = (
     r"couriers?|total|price[sd]?|cost|amount|subtotal|purchase\w*|paid|payment|receipt|eligib\w*|confirm\w*|address|bk-\d+|arriv\w*|dispatch\w*|"
     r"(?:our|the|this|that|return|returns|refund|shipping|store|bookly's|privacy|password|delivery)\s+polic(?:y|ies)|"
     r"window|fees?|charged?|cards?|credit|store|status|processing|cancel\w*|transit|postage|"
-    r"mail(?:box|ed)?|doorstep|porch|neighbou?r\w*|reception|concierge|pick(?:ed)? up|drop(?:ped)? off|scan\w*|"
+    r"mail(?:box|ed)?|doorstep|porch|neighbou?r\w*|reception|concierge|doorman|front desk|mailroom|pick(?:ed)? up|"
+    r"drop(?:ped)? off|scan\w*|"
     r"prepaid|hardback|hardcover|paperback|edition|audiobook|e-?book|gift cards?|damaged|torn|missing|wrong|"
     r"late|delay\w*|reset|link|inbox|spam|verif\w*|look(?:ed|ing)? (?:it |this |that )?up|check\w*|button|"
     r"the app|conversations?|chats?|our team|a colleague|"
@@ -741,7 +779,8 @@ COURTESY = (
     r"thanks?|thank you|welcome|appreciate\w*|understand\w*|frustrat\w*|annoying|inconvenien\w*|stressful|"
     r"patience|no problem|no worries|of course|anything else|let me know|whenever you|take (?:all )?(?:the|your) time|"
     r"hello|hi|hey|good (?:morning|afternoon|evening)|bye|goodbye|cheers|pleasure|i'm here|here to help|"
-    r"right away|got it|noted|what an? (?:lovely|great|nice|wonderful|kind|thoughtful)|"
+    r"right away|got it|noted|what an? (?:lovely|great|nice|wonderful|kind|thoughtful)|stay (?:dry|warm|safe|cool)|"
+    r"that'?s (?:fine|ok|okay|alright|all right)|no need to|no rush|"
     r"please (?:tell|let|send|check|confirm|reply|share|give|write|keep)"
     # German, French, Spanish, Dutch
     r"|danke\w*|vielen dank|leider|entschuldig\w*|tut (?:mir|uns) leid|gerne?|viel (?:spa(?:ß|ss)|freude)|"

@@ -465,3 +465,50 @@ def test_an_ordinary_reply_in_another_language_is_neither_blocked_nor_flagged(re
 def test_a_reply_about_another_subject_in_another_language_goes_to_staff(reply):
     verdict = check(reply)
     assert verdict.allowed and OFF_TOPIC_UNSURE in verdict.codes
+
+
+# --- A past fact is no promise; noting is talk; other subjects cancelled; more forms of a commitment ------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Votre commande BK-10042 a été livrée le jeudi 5 novembre.",
+        "Thanks, I've noted BK-10042. What email address is on the order?",
+        "I'm sorry to hear the course was cancelled. BK-10042 was delivered on November 5.",
+        "You have until December 5 to return it; our window is 30 days from delivery.",
+        "Versneld verzenden duurt 1 tot 2 werkdagen en kost $9,99.",
+        "To reset your password, choose Forgot password and we'll email you a reset link that's valid for 24 hours.",
+        "I don't have a delivery date, so tracking is the best way to see whether it'll arrive before Friday.",
+    ],
+)
+def test_facts_notes_and_policy_that_only_look_like_claims_pass(reply):
+    assert check(reply).allowed, check(reply).detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Sorry about that! I've just sent you a fresh reset link.",
+        "Ich habe die Erstattung von 16,99 $ bereits veranlasst.",
+        "Ik heb de retour voor *NSYNC: The Official Book voor je aangemaakt.",
+        "Don't worry, I'll make sure it arrives before Friday.",
+        "The delivery address on BK-10042 has been switched to your mom's.",
+        "I checked with a supervisor, and they've approved your refund.",
+        "Since the exception was already approved, you can go ahead and return it.",
+    ],
+)
+def test_more_forms_of_an_action_no_tool_did(reply):
+    assert UNGROUNDED_COMMITMENT in check(reply).codes
+
+
+def test_everything_said_returnable_when_an_item_is_not():
+    eligibility = [("check_return_eligibility", ITEM_ELIGIBILITY)]
+    assert UNGROUNDED_STATUS in check("Everything in BK-10042 can be returned.", tool_results=eligibility).codes
+    listed = "Everything still returnable in BK-10042 is C# in Depth, which comes to $16.99."
+    assert UNGROUNDED_STATUS not in check(listed, tool_results=eligibility).codes
+
+
+def test_a_non_returnable_category_called_refundable_in_french_and_own_rules_in_german():
+    assert UNGROUNDED_POLICY in check("Les cartes cadeaux sont remboursables sous 30 jours.").codes
+    assert PROMPT_LEAK in check("Laut meinen Anweisungen darf ich nur bei Bestellungen helfen.").codes
