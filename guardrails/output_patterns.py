@@ -311,13 +311,13 @@ NOTED_ON_RECORD = (
 # looking up, preparing or talking is an action no tool backs; starting or creating a return is backed
 # when the thread wrote one.
 OTHER_LANGUAGE_ACTION = (
-    r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;]{0,80}?\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben)|"
+    r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;:]{0,60}?\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben)|"
     r"(?:ver|be|er|ent|zer|über)[a-zäöüß]{3,}(?:t|en))\b"
     r"(?=\s*[.!?,;:]|\s+(?:damit|sodass|weil|und|aber)\s|$)"
     r"|\b(?:j'ai|nous avons|je (?:vous|t'|te|lui|leur|l')\s*ai|nous (?:vous|lui|leur|l')\s*avons)\s+"
     r"(?:bien\s+|déjà\s+|aussi\s+)?([a-zàâçéèêëîïôûù]+(?:é|i|u|is|it)e?s?)\b"
     r"|\b(?:ya\s+)?(?:he|hemos)\s+(?:ya\s+)?([a-záéíóúñ]+(?:ado|ido))\b"
-    r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b[^.!?;]{0,80}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-zäëïöü]+(?:d|t|en))\b"
+    r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b[^.!?;:]{0,60}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-zäëïöü]+(?:d|t|en))\b"
     r"(?=\s*[.!?,;:]|\s+(?:naar|voor|aan|met|op|zodat|omdat|want|en|maar)\s|$)"
 )
 OTHER_LANGUAGE_VERBS_BACKED = _word_set(
@@ -492,6 +492,8 @@ POLICY_SUBJECTS: dict[str, str] = {
         r"|\b(?:r[üu]ck)?erstatt\w*|\bgutschrift\w*|\brembours\w*|\breembols\w*|\bterug(?:betal|gestort)\w*"
         r"|\bgeld terug\b|\brecibirás\b|\bnach\s+(?:eingang|erhalt)\b|\baprès\s+(?:réception|avoir reçu)\b"
         r"|\b(?:desde|después de|a)\s+que\s+recib\w+|\bnadat\s+(?:wij|we)\b|\bna\s+ontvangst\b"
+        r"|\b(?:suivant|dès|à)\s+(?:la\s+)?réception\b|\b(?:a|tras|después de)\s+la\s+recepción\b|\btras\s+recibir\b"
+        r"|\bbij\s+ontvangst\b|\bnach\s+dem\s+(?:eingang|erhalt)\b"
     ),
     "window": (
         r"(?<!receiving the )(?<!receive the )(?<!received the )\breturn(?:s|ed|ing)?\b(?!\s+(?:label|shipping))"

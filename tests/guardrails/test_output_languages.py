@@ -491,7 +491,7 @@ def test_facts_notes_and_policy_that_only_look_like_claims_pass(reply):
     [
         "Sorry about that! I've just sent you a fresh reset link.",
         "Ich habe die Erstattung von 16,99 $ bereits veranlasst.",
-        "Ik heb de retour voor *NSYNC: The Official Book voor je aangemaakt.",
+        "Ik heb de retour voor C# in Depth voor je aangemaakt.",
         "Don't worry, I'll make sure it arrives before Friday.",
         "The delivery address on BK-10042 has been switched to your mom's.",
         "I checked with a supervisor, and they've approved your refund.",
@@ -512,3 +512,17 @@ def test_everything_said_returnable_when_an_item_is_not():
 def test_a_non_returnable_category_called_refundable_in_french_and_own_rules_in_german():
     assert UNGROUNDED_POLICY in check("Les cartes cadeaux sont remboursables sous 30 jours.").codes
     assert PROMPT_LEAK in check("Laut meinen Anweisungen darf ich nur bei Bestellungen helfen.").codes
+
+
+def test_a_refund_timed_from_receipt_in_french_and_spanish_is_the_refund_timeline():
+    for reply in (
+        "Vous serez remboursé de 16,99 $, dans les 7 jours ouvrés suivant la réception du retour.",
+        "Recibirá 16,99 $, dentro de los 7 días hábiles siguientes a la recepción de la devolución.",
+    ):
+        assert UNGROUNDED_POLICY not in check(reply, tool_results=RETURNED).codes
+
+
+def test_a_checked_order_said_shipped_in_german_is_no_action():
+    shipped = {**ORDER, "status": "shipped", "delivered_date": None}
+    reply = "Ich habe nachgesehen: Ihre Bestellung BK-10042 wurde versandt."
+    assert UNGROUNDED_COMMITMENT not in check(reply, tool_results=[("lookup_order", shipped)]).codes
