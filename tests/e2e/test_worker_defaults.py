@@ -13,6 +13,8 @@ from tests.conftest import managed_process, server_env
 
 pytestmark = pytest.mark.worker
 
+DEFAULT_CONCURRENCY = 200  # CELERY_WORKER_CONCURRENCY's default (docs/performance.md §12.2)
+
 
 def _worker_stats(hostname: str) -> dict:
     """`inspect stats` of one worker, by node name, once it answers (the banner comes before it consumes)."""
@@ -39,10 +41,11 @@ def test_the_plain_worker_command_runs_the_threads_pool_at_the_configured_concur
         stats = _worker_stats(f"celery@{socket.gethostname()}")
         banner = log.read_text()
 
-    assert re.search(r"concurrency:\s+100 \(thread\)", banner), banner[:2000]
-    assert stats["pool"]["max-concurrency"] == 100
+    assert re.search(rf"concurrency:\s+{DEFAULT_CONCURRENCY} \(thread\)", banner), banner[:2000]
+    assert stats["pool"]["max-concurrency"] == DEFAULT_CONCURRENCY
     assert stats["pool"]["implementation"] == "celery.concurrency.thread:TaskPool"
-    assert stats["prefetch_count"] == 100  # one task reserved per thread (WORKER_PREFETCH_MULTIPLIER=1)
+    # one task reserved per thread (WORKER_PREFETCH_MULTIPLIER=1)
+    assert stats["prefetch_count"] == DEFAULT_CONCURRENCY
 
 
 def test_worker_concurrency_is_read_from_the_environment(django_db_setup, _clean_broker):
