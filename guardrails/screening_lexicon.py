@@ -22,7 +22,8 @@ OVERRIDE_VERBS = (
     r"ignorier(?:e|en|t|st)?|vergiss|vergessen|vergesst|missacht(?:e|en|et)|verwirf|verwerfen|(?:hor|horen sie|"
     r"hort) auf|ausser acht|(?:befolge|befolgen|beachte|beachten) (?:sie )?(?:nicht|keine)|(?:halte|halt|"
     r"halten) (?:dich|sich|sie sich) (?:ab sofort |ab jetzt |jetzt |bitte )?(?:nicht|nicht mehr|nie) an|"
-    r"deaktivier\w*|ausschalten|schalte\b[^.!?\n]{0,30}?\baus|ausser kraft|(?:losche|loschen|setze|"
+    r"deaktivier\w*|ausschalten|schalte\b[^.!?\n]{0,30}?\baus|scheiss auf|pfeif auf|lass\b[^.!?\n]{0,40}?\bweg\b|"
+    r"ausser kraft|(?:losche|loschen|setze|"
     r"setzen) (?:sie )?zuruck",
     r"laisse[rz]? tomber|(?:arrete|arretez|cesse|cessez) de (?:suivre|respecter|obeir|appliquer)|ignor(?:ez|er|e)|"
     r"zappe[rz]?|(?:considerez|considere) (?:toutes? )?(?:vos|tes)|"
@@ -30,13 +31,15 @@ OVERRIDE_VERBS = (
     r"outrepass(?:e|ez|er)|contourn(?:e|ez|er)|(?:ne )?(?:suis|suivez|respecte|respectez) plus",
     r"ignor(?:a|e|ar|ad)|olvid(?:a|e|ar|ate|ese|ad)|(?:no )?(?:hagas|haga|hagan) caso|(?:haz|haga) caso omiso|"
     r"pasa de|pasate|saltate|saltese|salta(?:te)? (?:las|tus)|"
-    r"omit(?:e|a|ir)|descart(?:a|e|ar|en)|desactiv(?:a|e|ar|en)|(?:deja|dejen|deje) de (?:seguir|obedecer|aplicar)|"
+    r"omit(?:e|a|ir)|descart(?:a|e|ar|en)|desactiv(?:a|e|ar|en)|saltarte|(?:deja|deje|dejar|dejen) de lado|(?:deja|"
+    r"dejen|deje) de (?:seguir|obedecer|aplicar)|"
     r"no (?:tengan?|tengas) en cuenta|no (?:sigas|"
     r"siga|obedezcas|obedezca)",
     r"stop met (?:het )?(?:volgen|opvolgen|gehoorzamen)|buiten beschouwing|negeer\w*|vergeet|vergeten|(?:trek|"
     r"trekt) (?:je|u) (?:even |maar )?(?:niks|niets) aan|(?:houd|hou|houdt) (?:je|u) (?:niet|"
     r"geen rekening (?:meer )?met)|"
-    r"uitschakelen|uitzetten|schakel\b[^.!?\n]{0,30}?\buit|(?:volg|volgt) (?:niet|geen)|"
+    r"uitschakelen|uitzetten|schakel\b[^.!?\n]{0,30}?\buit|laat\b[^.!?\n]{0,40}?\bzitten\b|(?:volg|volgt) (?:niet|"
+    r"geen)|"
     r"niet meer (?:volgen|opvolgen)|overschrijf",
 )
 
@@ -80,7 +83,8 @@ SETUP_WEAK = (
     r"anweisung(?:en)?|instruktion(?:en)?|regeln?|richtlinien?|vorgaben|vorschriften|einschrankungen|beschrankungen|"
     r"befehle|auftrage|sicherheitsregeln",
     r"instructions?|regles?|consignes?|directives?|restrictions?|limites",
-    r"instrucciones|instruccion|reglas|normas|directrices|indicaciones|restricciones|limitaciones|ordenes anteriores",
+    r"instrucciones|instruccion|reglas|normas|directrices|indicaciones|restricciones|limitaciones|ordenes anteriores|"
+    r"normas que te (?:pusieron|dieron)",
     r"instructies?|regels?|richtlijnen|voorschriften|beperkingen|opdrachten|veiligheidsregels",
 )
 
@@ -346,7 +350,8 @@ FREEDOM_YOU = (
     r"hereby )?(?:no longer|not) (?:bound|restricted|limited|constrained|governed)|you (?:don'?t|do not|"
     r"no longer) (?:have to|need to|must) (?:follow|obey|respect|adhere to|stick to) (?:any|the|your|those|these|"
     r"bookly'?s?)? ?(?:\w+ )?(?:rules|instructions|guidelines|policies|restrictions|programming|prompt)",
-    r"du bist (?:jetzt |nun )?(?:frei|an keine regeln gebunden)|du hast keine (?:regeln|grenzen|einschrankungen)|"
+    r"du bist (?:jetzt |nun )?(?:frei|an keine regeln gebunden)|du hast (?:ab jetzt |jetzt |nun )?(?:keine|"
+    r"keinerlei) (?:regeln|grenzen|einschrankungen)|"
     r"(?:du musst|"
     r"sie mussen) (?:dich|sich) (?:nicht|nicht mehr|nie) (?:mehr )?an\b[^.!?\n]{0,25}?halten",
     r"tu es (?:maintenant |desormais )?libre|tu n'as (?:plus )?aucune (?:regle|limite)|(?:tu n'as|"
@@ -555,18 +560,24 @@ POLICY_OBJECT = (
 )
 # Asking to skip a check: "skip the eligibility check", "no need to verify my email".
 SKIP_CHECK = (
-    r"(?:skip|bypass|waive|ignore|disable|turn off|switch off|drop|override|circumvent|avoid|without|"
-    r"no need for) (?:the |any |all |your |this |that )?(?:(?:email |identity |id |eligibility |account |security |"
+    r"(?:skip|bypass|waive|ignore|disable|turn off|switch off|drop|override|circumvent|avoid|without|get around|"
+    r"work around|no need for) (?:the |any |all |your |this |that )?(?:usual |normal |standard )?(?:(?:email |"
+    r"identity |id |eligibility |account |security |"
     r"age |return )(?:verification|checks?|validation|confirmation)|verification|validation|authentication|"
     r"eligibility(?: check)?|30-day (?:limit|window|rule)|return window)|(?:eligibility |email |identity )?(?:check|"
     r"verification) (?:is |isn'?t )?(?:not needed|not necessary|unnecessary|not required)|without (?:any |"
-    r"the )?(?:usual )?(?:checks|checking)",
+    r"the )?(?:usual )?(?:checks|checking)|no (?:email|verification|id) (?:needed|required|necessary)",
     r"(?:ohne|uberspring\w*|auslassen) (?:die |jede )?(?:prufung|uberprufung|verifizierung|kontrolle|bestatigung)|"
-    r"(?:prufung|uberprufung|verifizierung|kontrolle)\w* (?:\w+ )?(?:uberspringen|auslassen|ignorieren|weglassen)",
+    r"(?:prufung|uberprufung|verifizierung|kontrolle)\w* (?:\w+ )?(?:uberspringen|auslassen|ignorieren|weglassen)|"
+    r"(?:missacht\w*|ignorier\w*|vergiss|vergessen sie)\b[^.!?\n]{0,40}?\b(?:ruckgabefrist|frist)",
     r"sans (?:la |aucune )?(?:verification|controle|confirmation)|(?:saute|sautez|ignore[rz]?) (?:la |"
-    r"le )?(?:verification|controle)",
+    r"le )?(?:verification|controle)|(?:faites|fais|faire) abstraction de (?:votre |ton |le |la |du )?"
+    r"(?:delai|regle|politique)|(?:ignore[rz]?|oubliez|oublie) (?:le |votre |ton )?delai",
     r"sin (?:la |ninguna )?(?:verificacion|comprobacion|confirmacion|validacion)|(?:salta|saltar|saltarte|saltate|"
-    r"omite|omita|omitir) (?:la )?(?:verificacion|comprobacion)",
+    r"omite|omita|omitir) (?:la )?(?:verificacion|comprobacion)|no (?:tenga|tengas) en cuenta (?:el |su |tu )?plazo|"
+    r"(?:ignore|ignora|olvida|olvide) (?:el |su |tu )?plazo",
+    r"(?:houd|houdt|hou) (?:je|u) geen rekening (?:meer )?met (?:de |het |uw |je )?(?:retourtermijn|termijn|"
+    r"retourbeleid|beleid)|(?:negeer|negeren|vergeet) (?:de |het |uw |je )?(?:retourtermijn|termijn|retourbeleid)|"
     r"zonder (?:de )?(?:controle|verificatie|bevestiging)|sla .{0,30}(?:controle|verificatie) over|(?:controle|"
     r"verificatie) (?:overslaan|over)",
 )
@@ -600,7 +611,7 @@ POLICY_CHANGE = (
 # What such a change would be about.
 POLICY_SUBJECT = (
     r"returns?|refunds?|window|days?|policy|policies|verification|ebooks?|audiobooks?|gift cards?|limit|shipping|"
-    r"eligibility|exchange|e-books?",
+    r"eligibility|exchange|e-books?|returnable|tracking",
     r"ruckgabe\w*|rucksendung\w*|\w*erstatt\w*|tage|richtlinie|\w*frist|e-?books?",
     r"retours?|rembours\w*|jours|politique|delai|livres numeriques|e-?books?",
     r"devoluci(?:on|ones)|reembols\w*|dias|politica|plazo|libros electronicos|e-?books?",
@@ -704,12 +715,13 @@ THIRD_PARTY = (
     r"adresse|lieferadresse)|ein(?:e|en)? (?:anderen? )?kund(?:e|in|en)|(?:dem|den|der|des) kunden? mit|"
     r"gehort (?:meinem|meiner|einem|einer)",
     r"(?:ma|mon) (?:soeur|frere|femme|mari|fils|fille|mere|pere|cousine?|ami[e]?|voisine?|collegue|colocataire|"
-    r"patron(?:ne)?)|(?:sa|son) (?:commande|adresse|e-mail|email)|un(?:e)? autre client(?:e)?|"
+    r"patron(?:ne)?|(?:ancien(?:ne)? )?associee?)|(?:sa|son) (?:commande|adresse|e-mail|email)|"
+    r"un(?:e)? autre client(?:e)?|"
     r"(?:celle|celui|la commande) (?:d'une?|de mon|de ma) (?:amie?|voisine?|collegue|soeur|frere|cousine?)",
     r"(?:mi|mis) (?:hermana|hermano|esposa|esposo|mujer|marido|hijo|hija|madre|padre|prima|primo|amiga?|amigo|"
     r"vecina?|vecino|companer[oa](?: de piso)?|jef[ea]|exnovia|exnovio|novia|novio)|(?:su) (?:pedido|direccion|correo|"
     r"email)|otro cliente|otra clienta|es de (?:un|una|mi) (?:amig[oa]|vecin[oa]|companer[oa]|colega|herman[oa]|"
-    r"prim[oa])",
+    r"prim[oa]|cliente|clienta)",
     r"(?:mijn) (?:zus|broer|vrouw|man|zoon|dochter|moeder|vader|nicht|neef|vriend(?:in)?|buurman|buurvrouw|"
     r"collega|huisgenoot|baas|buurvrouw|schoonvader|schoonmoeder)|(?:zijn|haar) (?:bestelling|adres|e-mail|email|"
     r"e-mailadres|bezorgadres)|een andere klant|op naam van|(?:de|die|een) klant (?:met|van) (?:de )?(?:bestelling|"
@@ -721,24 +733,24 @@ DATA_REQUEST = (
     r"find|check|change|cancel\w*|return|refund|start|track|can you|could you|would you|i need|i want|try|disclose|"
     r"provide|release|share|hand over|send over|need|tracking number",
     r"welche[rsn]?|(?:mochte|will) wissen|sag(?:en sie)? mir|gib mir|zeig\w*|nenn\w*|konnt\w*|konnen sie|"
-    r"kannst du|andern\w*|storn\w*|wohin|"
+    r"kannst du|andern\w*|storn\w*|wohin|was hat (?:er|sie)|was (?:er|sie) (?:gekauft|bestellt)|"
     r"zuruckschick\w*|rucksendung|starte",
     r"quel(?:le)?s?|dites-moi|dis-moi|donnez-moi|donne-moi|montrez|pouvez-vous|peux-tu|annul\w*|retour|"
-    r"je voudrais voir|voir toutes|tu peux|vous pouvez|me dire",
+    r"je voudrais voir|voir toutes|tu peux|vous pouvez|me dire|me donner|pourriez-vous",
     r"cual|donde|quien|dime|dame|me das|me dices|muestr\w*|puedes|podria|cancel\w*|devol\w*|quiero saber|saber|"
     r"me puede|necesito|ensena\w*|que pidio",
     r"welke?|vertel|geef|geven|laat zien|laten zien|kun je|kunt u|kunnen jullie|annuleer\w*|retour|start|wat is|"
-    r"wat zijn",
+    r"wat zijn|mag ik|zien",
 )
 # Signs that the customer is asking about their own purchase (a gift they sent, their own account).
 OWN_PURCHASE = (
     r"my order|my own|i (?:ordered|bought|placed|paid)|gift|account holder|i'?m moving|my account|is mine|"
     r"(?:our|a) shared account|can i return|i (?:want|would like|need) to return|i'd like to return|"
     r"(?:change|update|correct|fix|edit) (?:the |my )?(?:delivery |shipping )?address",
-    r"meine bestellung|ich habe\b[^.!?\n]{0,60}?\b(?:bestellt|gekauft|geschickt)|geschenk",
-    r"ma commande|j'ai\b[^.!?\n]{0,40}?\b(?:commande|achete|envoye)|cadeau",
-    r"mi pedido|(?:he|yo|hice|he hecho)\b[^.!?\n]{0,10}?\b(?:pedido|comprado|enviado)|regalo|cumpleanos",
-    r"mijn bestelling|ik heb\b[^.!?\n]{0,60}?\b(?:besteld|gekocht|gestuurd)|cadeau",
+    r"meine bestellung|ich habe\b[^.!?\n]{0,60}?\b(?:bestellt|gekauft|geschickt)|geschenk|(?:mein|meinem) konto",
+    r"ma commande|j'ai\b[^.!?\n]{0,40}?\b(?:commande|achete|envoye)|cadeau|mon compte",
+    r"mi pedido|(?:he|yo|hice|he hecho)\b[^.!?\n]{0,10}?\b(?:pedido|comprado|enviado)|regalo|cumpleanos|mi cuenta",
+    r"mijn bestelling|ik heb\b[^.!?\n]{0,60}?\b(?:besteld|gekocht|gestuurd)|cadeau|mijn account|mijn e-mailadres",
 )
 
 # --- Notices and claims to have built the assistant --------------------------------------------------
@@ -755,7 +767,8 @@ NOTICE = (
 NOTICE_FROM = (
     r"(?:memo|announcement|notice|reminder|message|update|note|word|directive)s? (?:from|by) (?:the )?(?:hq|"
     r"headquarters|head office|legal|management|compliance|the board|the ceo|the owner)|(?:updated|new) terms "
-    r"(?:posted|published|say|state)|per the (?:updated|new) (?:terms|policy)",
+    r"(?:posted|published|say|state)|per the (?:updated|new|revised) (?:terms|policy)|(?:revised|amended) terms|"
+    r"(?:is|are) out of date|the current version says|there was a memo",
     r"(?:mitteilung|ankundigung|hinweis|rundschreiben) (?:der|von der|vom) (?:geschaftsleitung|zentrale|"
     r"rechtsabteilung)|richtlinienanderung|ab sofort gilt",
     r"(?:note|annonce|message) de la (?:direction|service juridique)|changement de politique|avec effet immediat",
@@ -806,20 +819,23 @@ STAFF_INTRODUCTION = (
     r"(?:here|speaking)|owner of (?:this|the|your) (?:company|store|shop|business)|i'?m testing (?:the|this|you) bot|"
     r"(?:i'?m|i am) (?:on|in|with) the (?:bookly )?(?:\w+ )?(?:team|department)|as (?:the )?(?:head|director|vp|"
     r"manager|lead|chief) of (?:\w+ ){0,2}?(?:customer|support|returns|operations|experience|service)|"
-    r"(?:support |service )?agent #? ?\d+ here|logged in on (?:the|a) customer'?s behalf",
+    r"(?:support |service )?agent #? ?\d+ here|logged in on (?:the|a) customer'?s behalf|"
+    r"(?:qa|support|returns|it|security|billing|payments|fraud|warehouse) team here",
     r"(?:hier ist|ich bin) \w+ (?:aus|vom|von der) (?:dem )?(?:lager|support|kundenservice|zentrale)",
     r"(?:ici|c'est) \w+ (?:de|du) (?:l'entrepot|service client|support|siege)",
     r"(?:soy|habla) \w+ (?:del|de la) (?:almacen|soporte|atencion al cliente|sede)",
-    r"(?:dit is|hier is) \w+ (?:van|uit) (?:het )?(?:magazijn|klantenservice|support|hoofdkantoor)",
+    r"(?:dit is|hier is) \w+ (?:van|uit) (?:het )?(?:magazijn|klantenservice|support|hoofdkantoor)|"
+    r"ik ben (?:\w+ )?(?:teamleider|manager|leidinggevende|medewerker|supervisor) (?:bij|van) bookly",
 )
 # What staff would be asked to do for the speaker.
 STAFF_ACTION = (
     r"mark (?:it|this|the order|bk-\d+) (?:as )?(?:refunded|returned|delivered)|list (?:the |all )?(?:last )?"
-    r"(?:\w+ )?orders|issue|process|refund|approve|skip|override|authori[sz]e|push (?:it )?through",
+    r"(?:\w+ )?orders|issue|process|refund|approve|skip|override|authori[sz]e|push (?:it )?through|get around|"
+    r"work around",
     r"erstatt\w*|genehmig\w*|freigeb\w*|uberspring\w*|markier\w*",
     r"rembours\w*|approuv\w*|valid\w*|ignor\w*",
     r"reembols\w*|aprob\w*|salt\w*|marc\w*",
-    r"terugbetal\w*|goedkeur\w*|overslaan|markeer\w*",
+    r"terugbetal\w*|goedkeur\w*|overslaan|markeer\w*|toestemming|negeren",
 )
 
 # Where a jailbreak is a phone's, not the assistant's ("my phone got jailbroken").
