@@ -40,6 +40,7 @@ PINNED_SHA256 = {
     "l4_test9.jsonl": "c06d54ca5c4b4b452deae5d7949db2d0e5a7b9a51942f35f7c1900d1662d57a8",
     "l4_test10.jsonl": "2c26528602ae2fbcde6624f725fa948ea64c30b30ccc2831b5cc07a0f173e9ab",
     "l4_test11.jsonl": "07c194fa5a55296f795bc21a4c188f5977e4a566e64881ff66d930c054cb3956",
+    "l4_test12.jsonl": "8f9d76d13f4433377ed1225e11eca852a96b2f84f2dd9a25c1f344f29a140b37",
     "l0_test11.jsonl": "a4ea4db19436ceed5d7010c73666848a9a15939f559081f29140723da292b957",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
@@ -71,10 +72,11 @@ MINIMUM = {
     "l0_test11.jsonl": {"pass": 235, "flag": 215},
     "l4_test10.jsonl": {"pass": 195, "block": 130},
     "l4_test11.jsonl": {"pass": 185, "block": 120},
+    "l4_test12.jsonl": {"pass": 185, "block": 120},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n- (third to eleventh L0 parts),
-# l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p- (third to eleventh L4 parts).
+# l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o- (third to twelfth L4 parts).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",
@@ -98,6 +100,7 @@ ID_PREFIX = {
     "l0_test11.jsonl": "l0n",
     "l4_test10.jsonl": "l4q",
     "l4_test11.jsonl": "l4p",
+    "l4_test12.jsonl": "l4o",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3- and tune4-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
