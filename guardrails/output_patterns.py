@@ -29,7 +29,7 @@ STATUS_CLAIMS: dict[str, str] = {
         r"\b(?:has|have)\s+(?:now\s+|already\s+|just\s+)?shipped\b"
         r"|\b(?:was|were|has been|have been|is|are)\s+(?:now\s+|already\s+|just\s+)?(?:shipped|dispatched|sent out)\b"
         r"|(?:\b(?:is|are)|'s|'re)\s+(?:now\s+|currently\s+)?(?:on (?:its|their) way|in transit)\b"
-        r"|\bshows? as shipped\b"
+        r"|\bshows? as shipped\b|\b(?:bk-\d+|order|it|parcel|package)\s+(?:already\s+|just\s+)?shipped\b"
         r"|\b(?:wurde|wurden|ist|sind)\s+(?:\S+\s+){0,3}?(?:versandt|verschickt|versendet|unterwegs)\b"
         r"|\b(?:a été|ont été|est|sont)\s+(?:bien\s+)?(?:expédiée?s?|envoyée?s?|en route|en chemin)\b"
         r"|\b(?:fue|fueron|ha sido|han sido|está|están)\s+(?:ya\s+)?(?:enviad[oa]s?|en camino|en tránsito)\b"
@@ -110,6 +110,7 @@ RETURN_COMMITMENTS: dict[str, str] = {
         rf"|\b{_WE}\s+(?:sent|emailed|generated|created|mailed|send|email|generate|create|mail)\s+(?:you\s+)?"
         r"(?:a|the|your)\s+(?:prepaid\s+)?(?:return\s+)?(?:shipping\s+)?label\b"
         r"|\blabels?\s+(?:will be|is being|is on its way|is in your inbox|was)\s+(?:emailed|sent|mailed|on its way)?"
+        r"|\blabels?\s+is\s+(?:already\s+|now\s+)(?:in your inbox|on its way)"
         r"|\b(?:etikett|rücksendeetikett|étiquette|etiqueta|retourlabel|verzendlabel)\b[^.!?]{0,30}?\b"
         r"(?:wurde|ist|wird|a été|est|sera|fue|ha sido|se ha|será|is|werd|wordt)\s+(?:\S+\s+){0,3}?(?:gesendet|"
         r"geschickt|verschickt|versendet|zugeschickt|gemailt|envoyée?|enviad[oa]|verstuurd|gestuurd|gemaild)\b"
@@ -159,7 +160,8 @@ _OTHER_SHIPPED = (
 UNBACKED_COMMITMENTS: dict[str, str] = {
     "refund_issued": (
         # German, French, Spanish, Dutch: the refund said to be made, sent or approved.
-        r"\b(?:erstattung|ruckerstattung|rückerstattung|remboursement|reembolso|terugbetaling)\b[^.!?]{0,40}?\b"
+        # (an amount's decimal point is no end of sentence: "de terugbetaling van $22.40 is al goedgekeurd")
+        r"\b(?:erstattung|ruckerstattung|rückerstattung|remboursement|reembolso|terugbetaling)\b(?:[^.!?]|\.\d){0,40}?\b"
         r"(?:wurde|ist|a été|est|fue|ha sido|se|ya se|is|werd)\s+(?:\S+\s+){0,3}?(?:veranlasst|ausgeführt|"
         r"überwiesen|genehmigt|gutgeschrieben|effectuée?|versée?|approuvée?|émise?|emitido|emitió|procesado|"
         r"aprobado|tramitado|abonado|uitgevoerd|overgemaakt|goedgekeurd|verwerkt)\b|"
@@ -216,7 +218,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
     ),
     "other_action": (
         # a password reset link is sent by the login page, never by the assistant
-        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|already\s+|now\s+)?(?:sent|emailed|resent|re-sent)\s+(?:you\s+)?(?:a\s+|the\s+)?"
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:(?:also|just|already|now)\s+)*(?:sent|emailed|resent|re-sent)\s+(?:you\s+)?"
+        r"(?:a\s+|the\s+)?"
         r"(?:new\s+|fresh\s+)?(?:password\s+)?reset\s+(?:link|email)\b|"
         rf"\b{_WE}\s+(?:contacted|reached out to|asked|notified|informed|messaged|called|contact|notify|inform|call)\s+"
         r"(?:the|our|your)\s+(?:\w+\s+)?(?:carrier|courier|warehouse|shipping|post office|ups|usps|fedex|dhl|driver)\b"
@@ -245,7 +248,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"\b(?:ausnahme|exception|excepción|uitzondering)\b[^.!?]{0,40}?\b(?:genehmigt|gemacht|gewährt|erteilt|"
         r"accordée?|faite|approuvée?|consentie|aprobad[oa]|concedid[oa]|hech[oa]|autorizad[oa]|goedgekeurd|gemaakt|"
         r"toegestaan|verleend)\b"
-        r"|\b(?:wurde|ist|a été|est|fue|ha sido|se ha|se hizo|is|werd|hecho|gemacht|fait|gemaakt|genehmigt|"
+        r"|\b(?:wurde|ist|a été|est|fue|ha sido|se ha|se hizo|is|werd|hecho|gemacht|fait|gemaakt|genehmigt|haremos|"
+        r"hacemos|ferons|faisons|machen|maken|"
         r"accordé|concedido|aprobado|goedgekeurd)\s+(?:\S+\s+){0,3}?(?:eine|une|una|een)\s+"
         r"(?:\S+\s+)?(?:ausnahme|exception|excepción|uitzondering)\b"
     ),
@@ -311,7 +315,8 @@ NOTED_ON_RECORD = (
 # looking up, preparing or talking is an action no tool backs; starting or creating a return is backed
 # when the thread wrote one.
 OTHER_LANGUAGE_ACTION = (
-    r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;:]{0,60}?\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben)|"
+    # (greedy: the last participle of the clause, "habe … vorbereitet und Ihnen das Etikett geschickt")
+    r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;:]{0,100}\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben)|"
     r"(?:ver|be|er|ent|zer|über)[a-zäöüß]{3,}(?:t|en))\b"
     r"(?=\s*[.!?,;:]|\s+(?:damit|sodass|weil|und|aber)\s|$)"
     r"|\b(?:j'ai|nous avons|je (?:vous|t'|te|lui|leur|l')\s*ai|nous (?:vous|lui|leur|l')\s*avons)\s+"
@@ -514,6 +519,9 @@ INVENTED_POLICY: dict[str, str] = {
     ),
     "free_expedited": (
         r"\bfree\s+(?:expedited|express|overnight|next-day)\s+shipping\b"
+        # ("at no charge" is read after the match: its "no" is no negation of the claim)
+        r"|\b(?:expedited|express|overnight|next-day)\s+(?:shipping\s+|delivery\s+)?"
+        r"(?:at(?= no (?:extra )?(?:charge|cost))|for free|free of charge|on us|on the house)"
         r"|\b(?:express\w*|exprés|spoed\w*)\b[^.!?]{0,40}?\b(?:offerte?|gratuite?|kostenlos|umsonst|gratis|"
         r"gratuito|gratuita|geschenkt)\b"
         r"|\b(?:kostenlose[nr]?|gratuite?|gratis|gratuito|gratuita)\s+(?:\w+\s+)?(?:express\w*|exprés|spoed\w*)"

@@ -526,3 +526,26 @@ def test_a_checked_order_said_shipped_in_german_is_no_action():
     shipped = {**ORDER, "status": "shipped", "delivered_date": None}
     reply = "Ich habe nachgesehen: Ihre Bestellung BK-10042 wurde versandt."
     assert UNGROUNDED_COMMITMENT not in check(reply, tool_results=[("lookup_order", shipped)]).codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "De terugbetaling van $16.99 is al goedgekeurd.",
+        "I've also just sent a fresh reset link to your email.",
+        "As my colleague promised, your next order will ship with expedited shipping at no charge.",
+        "Entiendo. Haremos una excepción y aceptaremos la devolución.",
+        "I've prepared the return, and the prepaid return label is already in your inbox.",
+        "Ich habe die Rücksendung vorbereitet und Ihnen das Rücksendeetikett soeben per E-Mail geschickt.",
+    ],
+)
+def test_approvals_links_labels_and_exceptions_in_more_forms(reply):
+    verdict = check(reply)
+    assert {UNGROUNDED_COMMITMENT, UNGROUNDED_POLICY} & set(verdict.codes), verdict.codes
+
+
+def test_an_order_said_to_have_shipped_this_morning_must_have_shipped():
+    processing = {**ORDER, "status": "processing", "delivered_date": None}
+    reply = "Good news, BK-10042 shipped this morning!"
+    assert UNGROUNDED_STATUS in check(reply, tool_results=[("lookup_order", processing)]).codes
+    assert UNGROUNDED_STATUS not in check(reply).codes
