@@ -94,7 +94,7 @@ def test_a_lead_reviews_the_queue_a_thread_and_the_dashboard_under_the_csp(chat_
     assert page.locator("td.field-attention", has_text="A turn failed").count() == 1
 
     page.goto(f"{web}/admin/chat/thread/{review_data['fallback'].pk}/change/")
-    assert page.get_by_text("Rejected draft (ungrounded_order_id), never shown").is_visible()
+    assert page.get_by_text("Rejected draft (ungrounded_order_id, ungrounded_status), never shown").is_visible()
     page.screenshot(path=str(SCREENSHOTS / "staff-thread-fallback.png"), full_page=True)
     page.goto(f"{web}/admin/chat/thread/{review_data['sarah'].pk}/change/")
     page.locator("details.staff-tool summary").first.click()

@@ -170,7 +170,7 @@ def test_the_thread_page_shows_what_the_customer_saw_and_each_turns_record(lead,
 
 def test_a_rejected_draft_and_its_guardrail_decision_sit_beside_the_fallback_the_customer_saw(lead, queue):
     page = lead.get(f"/admin/chat/thread/{queue['fallback'].pk}/change/").content.decode()
-    assert "Rejected draft (ungrounded_order_id), never shown" in page
+    assert "Rejected draft (ungrounded_order_id, ungrounded_status), never shown" in page
     assert "Your order BK-55555 shipped yesterday." in page
     event = GuardrailEvent.objects.get(thread=queue["fallback"], layer="L4")
     assert f"/admin/guardrails/guardrailevent/{event.pk}/change/" in page
