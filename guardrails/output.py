@@ -70,6 +70,7 @@ INTENT_UNSUPPORTED = "intent_unsupported"
 INTENTS = ("order_status", "return", "policy", "clarification", "greeting", "out_of_scope", "handoff")
 
 LEAK_WORDS = 8  # consecutive prompt words that make a leak
+FIGURES_PER_SENTENCE_MAX = 30  # amounts and durations in one sentence of a reply
 SUBSET_SUM_MAX_ITEMS = 12  # an order with more items grounds its total and prices, not every subset sum
 
 
@@ -448,9 +449,11 @@ def _amount(whole: str, cents: str | None, decimal_mark: str = ".") -> Decimal:
 def _money_matches(text: str) -> list[tuple[re.Match, Decimal]]:
     """Every amount of money in the text with its match, each stretch of text read once."""
     found: list[tuple[re.Match, Decimal]] = []
+    taken = bytearray(len(text))  # linear in the text, however many amounts it holds
     for pattern, decimal_mark in _MONEY_PATTERNS:
         for match in pattern.finditer(text):
-            if not any(match.start() < other.end() and other.start() < match.end() for other, _ in found):
+            if not any(taken[match.start() : match.end()]):
+                taken[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
                 found.append((match, _amount(*match.groups(), decimal_mark)))
     return found
 
@@ -1049,6 +1052,11 @@ def _approximately_a_fact(sentence: str, start: int, low: int, high: int, unit: 
 def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     problems = []
     for sentence in sentences:
+        # Each figure's subject is read from its sentence, so a sentence of hundreds of figures would cost
+        # seconds; no support sentence holds that many.
+        if len(_DURATION.findall(sentence)) + len(_money_matches(sentence)) > FIGURES_PER_SENTENCE_MAX:
+            problems.append("too many figures")
+            continue
         durations, amounts = _reply_figures(sentence)
         for subjects, (low, high, unit), start in durations:
             # "2 weeks" is 14 days.

@@ -1293,3 +1293,18 @@ def test_a_refund_said_to_be_made_in_another_language_is_an_unbacked_commitment(
 def test_preparing_noting_and_owning_a_mix_up_are_not_refused(reply):
     effect = {"effect": {"order_id": "BK-10042", "titles": ["C# in Depth"]}, "fingerprint": "0" * 64}
     assert check(reply, tool_results=[("lookup_order", ORDER), ("initiate_return", effect)]).allowed
+
+
+# --- Hostile replies ------------------------------------------------------------------------------------
+
+
+def test_a_sentence_of_hundreds_of_figures_is_refused_without_reading_each_one():
+    # Each figure's subject is read from its sentence; "$1,2" a thousand times once cost seconds of CPU.
+    verdict = check("$1,2" * 1000)
+    assert not verdict.allowed
+    assert "too many figures" in verdict.detail
+
+
+def test_a_sentence_listing_an_orders_prices_is_not_too_many_figures():
+    reply = "C# in Depth was $16.99, *NSYNC: The Official Book $16.99 and the rest $9.50, $33.98 in total."
+    assert "too many figures" not in check(reply).detail
