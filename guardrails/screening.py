@@ -482,8 +482,19 @@ _SPREAD_HINT = re.compile(r"(?:[A-Za-z0-9][^A-Za-z0-9\n]{1,3}){6}")
 _SQUASHED_PERSONA = re.compile(r"developermode|doanythingnow|youarenow(?:dan|an?un)|systemprompt")
 
 
+_WORDLIKE = re.compile(r"[^\W\d_]{2}")
+CLAUSES_MAX = 200  # per view; rules run per clause, and no customer writes more in 4,000 characters
+
+
 def _clauses(view: str) -> list[str]:
-    return [match.group().strip() for match in _CLAUSE.finditer(view)]
+    """The clauses of a view that can hold a word. Past CLAUSES_MAX, neighbours are read together, so a
+    message of thousands of one-word clauses (".- .- .-", a Morse payload) costs no more than a long one."""
+    clauses = [match.group().strip() for match in _CLAUSE.finditer(view)]
+    clauses = [clause for clause in clauses if _WORDLIKE.search(clause)]
+    if len(clauses) <= CLAUSES_MAX:
+        return clauses
+    size = -(-len(clauses) // CLAUSES_MAX)  # ceiling division
+    return [" ".join(clauses[index : index + size]) for index in range(0, len(clauses), size)]
 
 
 def _override_rules(clause: str) -> list[str]:
