@@ -724,7 +724,6 @@ _RETURN_COUNT = re.compile(patterns.RETURN_COUNT, re.IGNORECASE)
 _OTHER_LANGUAGE_ACTION = re.compile(patterns.OTHER_LANGUAGE_ACTION, re.IGNORECASE)
 _CARD_DIGITS = re.compile(patterns.CARD_DIGITS, re.IGNORECASE)
 _AGENT_ACTION = re.compile(patterns.AGENT_ACTION, re.IGNORECASE)
-_NOTED_AS_TALK = re.compile(patterns.NOTED_ON_RECORD, re.IGNORECASE)
 _OWN_INSTRUCTIONS = re.compile(patterns.OWN_INSTRUCTIONS, re.IGNORECASE)
 _NEGATION = re.compile(patterns.NEGATION, re.IGNORECASE)
 _CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
@@ -991,8 +990,6 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
         handed_off = intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence)
         for match in () if handed_off else _AGENT_ACTION.finditer(sentence):
             verb = (match.group("verb") or match.group("past")).lower()
-            if verb in ("noted", "jotted") and _NOTED_AS_TALK.match(sentence, max(match.start("past"), 0)):
-                continue  # "I've noted BK-36117" is talk; noted on their account it is an action
             # A promise made on a condition is still a promise: only a negated or asked one is none.
             if verb not in patterns.AGENT_VERBS_BACKED and _conditional(sentence, match):
                 unbacked.append(f"action: {verb}")

@@ -217,6 +217,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\breplacement\s+(?:has been|is|was|will be)\s+(?:sent|shipped|on its way|dispatched|arranged)\b"
     ),
     "other_action": (
+        # noted on their account, where no tool writes ("I've noted BK-36117" is talk, AGENT_VERBS_BACKED)
+        rf"\b{_WE}\s+(?:noted|jotted)\b[^.!?]{{0,30}}\b(?:on|in|to)\s+(?:your|the|their)\s+"
+        r"(?:account|file|record|system|profile|notes)\b|"
         # a password reset link is sent by the login page, never by the assistant
         r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:(?:also|just|already|now)\s+)*(?:sent|emailed|resent|re-sent)\s+(?:you\s+)?"
         r"(?:a\s+|the\s+)?"
@@ -302,13 +305,8 @@ AGENT_VERBS_BACKED = _word_set(
     "prepare prepared set start started initiate initiated create created return returned refund refunded "
     "process processed issue issued send sent email emailed ship shipped receive received deliver "
     "delivered inspect inspected credit credited charge charged "
-    # drafting what the customer will confirm
-    "draft drafted"
-)
-# Noting what the customer said is talk ("I've noted BK-36117"); noting it on their account is an action.
-NOTED_ON_RECORD = (
-    r"\b(?:noted|jotted)\b"
-    r"(?![^.!?]{0,30}\b(?:on|in|to)\s+(?:your|the|their)\s+(?:account|file|record|system|profile|notes))"
+    # drafting what the customer will confirm, noting what they said (on their account: UNBACKED_COMMITMENTS)
+    "draft drafted noted jotted"
 )
 # The same closed list for the store's other four languages, read from the first-person perfect
 # ("Ich habe … gestartet", "J'ai lancé", "He tramitado", "Ik heb … verwerkt"): a participle that is not
