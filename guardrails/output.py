@@ -605,13 +605,15 @@ def _sentence_amounts(sentence: str) -> list[tuple[str | None, Decimal]]:
     return [(_subject_at(sentence, match.start()), amount) for match, amount in _money_matches(sentence)]
 
 
-def _reply_figures(sentence: str) -> tuple[list, list]:
-    """(subjects, duration, where) and (subjects, amount) of every figure of a reply's sentence."""
-    durations = [
-        (_subjects_at(sentence, match.start()), _duration(match), match.start())
-        for match in _DURATION.finditer(sentence)
-    ]
-    amounts = [(_subjects_at(sentence, match.start()), amount) for match, amount in _money_matches(sentence)]
+def _reply_figures(sentence: str) -> tuple[list, list] | None:
+    """(subjects, duration, where) and (subjects, amount) of every figure of a reply's sentence, or None
+    past FIGURES_PER_SENTENCE_MAX: each figure's subjects are read from the sentence, so hundreds of
+    figures would cost seconds, and no support sentence holds that many."""
+    duration_matches, money = list(_DURATION.finditer(sentence)), _money_matches(sentence)
+    if len(duration_matches) + len(money) > FIGURES_PER_SENTENCE_MAX:
+        return None
+    durations = [(_subjects_at(sentence, match.start()), _duration(match), match.start()) for match in duration_matches]
+    amounts = [(_subjects_at(sentence, match.start()), amount) for match, amount in money]
     return durations, amounts
 
 
@@ -731,15 +733,8 @@ _FUTURE = re.compile(patterns.FUTURE, re.IGNORECASE)
 _AWAITING_CONFIRMATION = re.compile(patterns.AWAITING_CONFIRMATION, re.IGNORECASE)
 _ITEM_COUNT = re.compile(patterns.ITEM_COUNT, re.IGNORECASE)
 _RECEIPT_CONDITION = re.compile(patterns.RECEIPT_CONDITION, re.IGNORECASE)
-_EVERY_ITEM = re.compile(
-    r"\b(?:everything|all (?:of )?(?:the |your |\w+ )?(?:books|items|titles)|every (?:book|item))\b", re.IGNORECASE
-)
-# What a status is said of, when the sentence names no order: the order, the parcel, "it", "they".
-_ORDER_SUBJECT = re.compile(
-    r"\b(?:orders?|it|they|package|parcel|shipment|purchase|books?|items?|everything|bestellung|sie|es|paket|"
-    r"sendung|commande|colis|elle|pedido|paquete|envío|bestelling|pakket|zending|hij|ze)\b",
-    re.IGNORECASE,
-)
+_EVERY_ITEM = re.compile(patterns.EVERY_ITEM, re.IGNORECASE)
+_ORDER_SUBJECT = re.compile(patterns.ORDER_SUBJECT, re.IGNORECASE)
 _COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
 _SCOPE_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|so|then|while)\b")
 _OPINION_MARKER = re.compile(patterns.OPINION_MARKER, re.IGNORECASE)
@@ -1049,12 +1044,11 @@ def _approximately_a_fact(sentence: str, start: int, low: int, high: int, unit: 
 def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     problems = []
     for sentence in sentences:
-        # Each figure's subject is read from its sentence, so a sentence of hundreds of figures would cost
-        # seconds; no support sentence holds that many.
-        if len(_DURATION.findall(sentence)) + len(_money_matches(sentence)) > FIGURES_PER_SENTENCE_MAX:
+        figures = _reply_figures(sentence)
+        if figures is None:
             problems.append("too many figures")
             continue
-        durations, amounts = _reply_figures(sentence)
+        durations, amounts = figures
         for subjects, (low, high, unit), start in durations:
             # "2 weeks" is 14 days.
             # "7 days" for the policy's "7 business days" is a paraphrase; "30 business days" for "30 days" is not.

@@ -356,6 +356,13 @@ ELIGIBLE_CLAIM = (
     r"|\bkan\s+(?:\S+\s+){0,3}?(?:geretourneerd|teruggestuurd)\s+worden\b"
     r"|\bkun(?:t|nen|\s+je)\s+(?:\S+\s+){0,3}?(?:retourneren|terugsturen)\b|\b(?:is|zijn)\s+(?:nog\s+)?retourneerbaar\b"
 )
+# "Everything in BK-31407", "all three books": a claim about every item of an order.
+EVERY_ITEM = r"\b(?:everything|all (?:of )?(?:the |your |\w+ )?(?:books|items|titles)|every (?:book|item))\b"
+# What a status is said of, when the sentence names no order: the order, the parcel, "it", "they".
+ORDER_SUBJECT = (
+    r"\b(?:orders?|it|they|package|parcel|shipment|purchase|books?|items?|everything|bestellung|sie|es|paket|"
+    r"sendung|commande|colis|elle|pedido|paquete|envío|bestelling|pakket|zending|hij|ze)\b"
+)
 # A card's last digits.
 CARD_DIGITS = (
     r"\b(?:card|visa|mastercard|amex|american express|discover|debit|credit)\b[^.!?\d]{0,25}"
