@@ -136,21 +136,24 @@ def plan(args: argparse.Namespace) -> list[RunSpec]:
     return list(runs.values())
 
 
+def _bookly_settings():
+    """Bookly's Django settings as its processes read them, from the bench's own environment."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bookly_project.settings")
+    from django.conf import settings
+
+    return settings
+
+
 def _settings_concurrency(extra_env: dict[str, str]) -> int:
     """CELERY_WORKER_CONCURRENCY as a plain worker command reads it: the bench's env and its --env values."""
     if "WORKER_CONCURRENCY" in extra_env:
         return int(extra_env["WORKER_CONCURRENCY"])
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bookly_project.settings")
-    from django.conf import settings
-
-    return settings.CELERY_WORKER_CONCURRENCY
+    return _bookly_settings().CELERY_WORKER_CONCURRENCY
 
 
 def model_prices() -> tuple[str, dict | None]:
     """The model the workers use and its prices (bookly_project/settings.py MODEL_PRICES), from the same env."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bookly_project.settings")
-    from django.conf import settings
-
+    settings = _bookly_settings()
     return settings.ANTHROPIC_MODEL, settings.MODEL_PRICES.get(settings.ANTHROPIC_MODEL)
 
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 from django.db import connection
 
 from chat.agent.tools import REPLY_TOOL, ToolOutcome
-from chat.models import Message, ModelCall, Run, ToolCall
+from chat.models import Message, ModelCall, Run, Thread, ToolCall
 from guardrails.models import GuardrailEvent
 from guardrails.screening import (
     INJECTION_FINDINGS,
@@ -104,7 +104,7 @@ _RUN_ID = Run._meta.pk
 
 def _thread_rows(run: Run) -> tuple[list[tuple], list[tuple]]:
     """(the thread's runs in seq order, the TURN model calls of those runs with decoded contents)."""
-    thread_id = _RUN_ID.get_db_prep_value(run.thread_id, connection)
+    thread_id = Thread._meta.pk.get_db_prep_value(run.thread_id, connection)
     with connection.cursor() as cursor:
         cursor.execute(_RUNS_SQL, [thread_id, GuardrailEvent.Layer.INPUT, *INJECTION_FINDINGS, thread_id])
         # Run ids as the ORM gives them (UUIDs; SQLite returns text), so they match other reads.
