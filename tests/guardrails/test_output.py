@@ -44,6 +44,7 @@ ORDER = {
         {"title": PLANTED, "author": "", "price": "9.50", "category": "fiction"},
     ],
 }
+PROCESSING = {**ORDER, "status": "processing", "delivered_date": None}  # the same order, not shipped yet
 ELIGIBILITY = {
     "order_id": "BK-10042",
     "eligible": True,
@@ -1234,8 +1235,7 @@ def test_ungrounded_dates_and_statuses_in_other_languages_are_refused(reply, cod
 
 
 def test_a_negated_status_in_another_language_is_no_claim():
-    processing = {**ORDER, "status": "processing", "delivered_date": None}
-    assert check("BK-10042 is nog niet bezorgd.", tool_results=[("lookup_order", processing)]).allowed
+    assert check("BK-10042 is nog niet bezorgd.", tool_results=[("lookup_order", PROCESSING)]).allowed
 
 
 def test_the_days_between_two_dates_of_the_thread_are_a_fact():

@@ -15,7 +15,7 @@ from guardrails.output import (
     UNGROUNDED_STATUS,
     UNGROUNDED_TRACKING_NUMBER,
 )
-from tests.guardrails.test_output import ELIGIBILITY, ORDER, check
+from tests.guardrails.test_output import ELIGIBILITY, ORDER, PROCESSING, check
 
 ITEM_ELIGIBILITY = {
     **ELIGIBILITY,
@@ -307,11 +307,10 @@ def test_a_time_promised_in_its_own_clause_is_a_commitment(reply):
 
 
 def test_a_shipment_said_in_spanish_must_match_the_status():
-    processing = {**ORDER, "status": "processing", "delivered_date": None}
     assert (
         UNGROUNDED_STATUS
         in check(
-            "¡Buenas noticias! Tu pedido BK-10042 ya se ha enviado.", tool_results=[("lookup_order", processing)]
+            "¡Buenas noticias! Tu pedido BK-10042 ya se ha enviado.", tool_results=[("lookup_order", PROCESSING)]
         ).codes
     )
     assert UNGROUNDED_STATUS not in check("¡Buenas noticias! Tu pedido BK-10042 ya se ha enviado.").codes
@@ -545,7 +544,6 @@ def test_approvals_links_labels_and_exceptions_in_more_forms(reply):
 
 
 def test_an_order_said_to_have_shipped_this_morning_must_have_shipped():
-    processing = {**ORDER, "status": "processing", "delivered_date": None}
     reply = "Good news, BK-10042 shipped this morning!"
-    assert UNGROUNDED_STATUS in check(reply, tool_results=[("lookup_order", processing)]).codes
+    assert UNGROUNDED_STATUS in check(reply, tool_results=[("lookup_order", PROCESSING)]).codes
     assert UNGROUNDED_STATUS not in check(reply).codes
