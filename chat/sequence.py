@@ -22,8 +22,10 @@ _SEQ_TAKE_SQL = f"""
     WHERE id = %s {{customer_condition}}
     RETURNING last_seq, EXISTS (
         SELECT 1 FROM {PendingAction._meta.db_table} WHERE thread_id = %s AND decision = %s
-    ), handed_off_at IS NOT NULL
+    ), handed_off_at
 """  # noqa: S608
+# handed_off_at itself, not "handed_off_at IS NOT NULL": SQLite 3.40 answers that expression with 1 for a
+# NULL column in an UPDATE's RETURNING, which put every message of a thread with our team on SQLite.
 _SEQ_TAKE_FOR_REPLY = _SEQ_TAKE_SQL.format(customer_condition="")
 _SEQ_TAKE_FOR_CUSTOMER = _SEQ_TAKE_SQL.format(customer_condition="AND owner = %s AND status = %s")
 
@@ -46,7 +48,7 @@ def thread_seq_take(*, thread_id: UUID, owner: str | None = None, close: bool = 
     with connection.cursor() as cursor:
         cursor.execute(_SEQ_TAKE_FOR_REPLY if owner is None else _SEQ_TAKE_FOR_CUSTOMER, params)
         row = cursor.fetchone()
-    return (row[0], row[1], row[2]) if row else None
+    return (row[0], bool(row[1]), row[2] is not None) if row else None
 
 
 def thread_message_write(*, thread_id: UUID, role: str, content: str, author=None) -> Message:
