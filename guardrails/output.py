@@ -19,6 +19,7 @@ Unsure signs of off-topic engagement and a reply step whose intent the thread do
 are flagged for staff, never blocked: their false blocks could not be bounded.
 """
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -71,6 +72,8 @@ INTENTS = ("order_status", "return", "policy", "clarification", "greeting", "out
 
 LEAK_WORDS = 8  # consecutive prompt words that make a leak
 FIGURES_PER_SENTENCE_MAX = 30  # amounts and durations in one sentence of a reply
+# Commitment classes that are promises even when made on a condition ("once it ships, I'll email you").
+PROMISES = frozenset({"follow_up", "have_sent"})
 SUBSET_SUM_MAX_ITEMS = 12  # an order with more items grounds its total and prices, not every subset sum
 
 
@@ -105,6 +108,8 @@ class Grounding:
     policy_words: frozenset[str] = frozenset()  # the policy texts' words: in scope wherever a reply uses them
     ineligible_orders: frozenset[str] = frozenset()  # orders an eligibility check found not returnable
     unreturnable_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) found not returnable
+    carriers: frozenset[str] = frozenset()  # lower-case carrier names a result gives or a tracking number implies
+    delivered_dates: frozenset[date] = frozenset()  # the delivery dates of the thread's orders
 
     @classmethod
     def from_sources(
@@ -163,6 +168,8 @@ class Grounding:
             policy_words=policy.words,
             ineligible_orders=frozenset(facts.ineligible),
             unreturnable_items=frozenset(facts.unreturnable_items),
+            carriers=frozenset(_carriers(tool_results, facts.tracking_numbers)),
+            delivered_dates=frozenset(facts.delivered),
         )
 
 
@@ -735,6 +742,20 @@ _ITEM_COUNT = re.compile(patterns.ITEM_COUNT, re.IGNORECASE)
 _RECEIPT_CONDITION = re.compile(patterns.RECEIPT_CONDITION, re.IGNORECASE)
 _EVERY_ITEM = re.compile(patterns.EVERY_ITEM, re.IGNORECASE)
 _ORDER_SUBJECT = re.compile(patterns.ORDER_SUBJECT, re.IGNORECASE)
+_CONTENTS_LEAD = re.compile(patterns.CONTENTS_LEAD, re.IGNORECASE)
+_ORDER_STATUS_WORDS = {
+    status: re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE)
+    for status, words in patterns.ORDER_STATUS_WORDS.items()
+}
+_ORDER_STATUS_HEDGE = re.compile(patterns.ORDER_STATUS_HEDGE, re.IGNORECASE)
+_CARRIER = re.compile(patterns.CARRIER, re.IGNORECASE)
+_TRACKING_EVENT = re.compile(patterns.TRACKING_EVENT, re.IGNORECASE)
+_HEDGE = re.compile(patterns.HEDGE, re.IGNORECASE)
+_SINGULAR_ACTOR = re.compile(r"i\b", re.IGNORECASE)
+_AGO_AFTER = re.compile(patterns.AGO_AFTER, re.IGNORECASE)
+_AGO_BEFORE = re.compile(patterns.AGO_BEFORE, re.IGNORECASE)
+_DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
+_CONTENTS_SEPARATOR = re.compile(patterns.CONTENTS_SEPARATOR, re.IGNORECASE)
 _COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
 _SCOPE_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|so|then|while)\b")
 _OPINION_MARKER = re.compile(patterns.OPINION_MARKER, re.IGNORECASE)
@@ -743,13 +764,21 @@ _REFUND_METHOD = re.compile(patterns.REFUND_METHOD_CLAIM, re.IGNORECASE)
 _NON_RETURNABLE = re.compile(patterns.NON_RETURNABLE, re.IGNORECASE)
 _RETURNABLE_CLAIM = re.compile(patterns.RETURNABLE_CLAIM, re.IGNORECASE)
 _NOT_RETURNABLE = re.compile(rf"{patterns.NOT_RETURNABLE}|{patterns.NEGATION}", re.IGNORECASE)
-_CONTRAST = re.compile(r"\b(?:but|however|although|though|while|whereas|only)\b|;", re.IGNORECASE)
+_CONTRAST = re.compile(
+    r"\b(?:but|however|although|though|while|whereas|only|aber|jedoch|doch|mais|cependant|toutefois|pero|aunque|"
+    r"sin embargo|maar|echter)\b|;",
+    re.IGNORECASE,
+)
 _CONDITIONAL_CLAUSE = re.compile(
     r"\b(?:if|as long as|provided(?: that)?|unless|once|when|so long as)\b[^,;]*", re.IGNORECASE
 )
 _RECOMMENDATION = re.compile(patterns.RECOMMENDATION)
 _SUPPORT_ANCHOR = re.compile(patterns.SUPPORT_ANCHOR, re.IGNORECASE)
 _EMPATHY_OPENER = re.compile(patterns.EMPATHY_OPENER, re.IGNORECASE)
+_DECLINE_OPENER = re.compile(patterns.DECLINE_OPENER, re.IGNORECASE)
+_RETURN_OBJECT = re.compile(
+    r"\s+(?:up\s+|together\s+)?(?:a|the|your)\s+return\b(?!\s+(?:window|policy|label))", re.IGNORECASE
+)
 _DIGRESSION = re.compile(patterns.DIGRESSION, re.IGNORECASE)
 _ORDER_FACT_WORD = re.compile(patterns.ORDER_FACT_WORD, re.IGNORECASE)
 _OTHER_LANGUAGE_RECOMMENDATION = re.compile(patterns.OTHER_LANGUAGE_RECOMMENDATION, re.IGNORECASE)
@@ -781,9 +810,13 @@ def _asserted(sentence: str, match: re.Match) -> bool:
     clause = _CLAUSE_BREAK.split(before)[-1]
     if _NEGATION.search(clause) or _NEGATION.search(match.group()):
         return False
-    if _CONDITION.search(before):
+    future = _FUTURE.search(match.group() + sentence[match.end() :])
+    # A condition governs a promise anywhere in its sentence, but a past fact only in its own clause:
+    # "returnable until March 31, and a refund has been approved" still claims the approval.
+    own_clause = before[max((cut.end() for cut in _COUNT_CLAUSE_BREAK.finditer(before)), default=0) :]
+    if _CONDITION.search(before if future else own_clause):
         return False
-    return not (_FUTURE.search(match.group() + sentence[match.end() :]) and _CONDITION.search(sentence))
+    return not (future and _CONDITION.search(sentence))
 
 
 def _conditional(sentence: str, match: re.Match) -> bool:
@@ -822,6 +855,63 @@ def _status_problems(sentences: list[str], grounding: Grounding) -> int:
     return count
 
 
+def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
+    """Statuses written right after an order number that the order's looked-up status does not support.
+
+    Each order number is read with the words after it up to the next one, so a list of orders
+    ("BK-40988, which has shipped; BK-40317, delivered") is checked order by order.
+    """
+    count = 0
+    found = list(_ORDER_ID.finditer(sentence))
+    for index, match in enumerate(found):
+        order_id = f"BK-{match.group(1)}"
+        known = {state for owner, state in grounding.statuses if owner == order_id}
+        if not known:
+            continue
+        end = found[index + 1].start() if index + 1 < len(found) else len(sentence)
+        span = sentence[match.end() : end]
+        # Only the first status word after the number is its status ("is still processing, so nothing has shipped").
+        words = [
+            (word.start(), status) for status, pattern in _ORDER_STATUS_WORDS.items() if (word := pattern.search(span))
+        ]
+        if not words:
+            continue
+        start, status = min(words)
+        gap = span[:start]
+        if len(gap.split()) > patterns.ORDER_STATUS_GAP_WORDS or _ORDER_STATUS_HEDGE.search(gap):
+            continue
+        if not known & patterns.STATUS_SUPPORT[status]:
+            count += 1
+    return count
+
+
+def _carriers(tool_results: list[tuple[str, dict]], tracking_numbers: set[str]) -> set[str]:
+    """Carriers named anywhere in the tool results, and UPS for a grounded 1Z… tracking number."""
+    named = {match.group().lower() for match in _CARRIER.finditer(json.dumps([r for _, r in tool_results]))}
+    return named | ({"ups"} if any(_UPS.fullmatch(number) for number in tracking_numbers) else set())
+
+
+def _tracking_problems(sentence: str, grounding: Grounding) -> list[str]:
+    """A carrier no result names, or a tracking event (a scan, a depot, a signature), stated as fact.
+
+    A sentence of sympathy restates what the customer told ("I'm sorry the courier left it at the
+    wrong door"): no claim of the store's.
+    """
+    if _EMPATHY_OPENER.search(sentence):
+        return []
+    problems = []
+    for match in _CARRIER.finditer(sentence):
+        if match.group().lower() not in grounding.carriers and _asserted(sentence, match):
+            problems.append("carrier")
+            break
+    match = _TRACKING_EVENT.search(sentence)
+    if match is not None and _asserted(sentence, match):
+        clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
+        if not _HEDGE.search(clause + match.group()):
+            problems.append("tracking event")
+    return problems
+
+
 def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     """Facts bound to the wrong order: another order's items, or an ineligible order said to be returnable."""
     problems = []
@@ -834,12 +924,70 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             named_others = any(title in others for title in _titles_in(sentence, grounding))
             if own and named_others and not _NEGATION.search(sentence):
                 problems.append("another order's items")
+        if _unknown_listed_titles(sentence, grounding):
+            problems.append("items the order does not hold")
+        problems += _tracking_problems(sentence, grounding)
         match = _ELIGIBLE_CLAIM.search(sentence)
         if match is not None and named and named <= grounding.ineligible_orders and _asserted(sentence, match):
             problems.append("eligibility")
         elif _unreturnable_item_claimed(sentence, grounding):
             problems.append("item eligibility")
     return problems
+
+
+def _unknown_listed_titles(sentence: str, grounding: Grounding) -> list[str]:
+    """Names listed as one order's contents beside its own titles that are none of its titles.
+
+    A list ("BK-40317 had three books: A, B and C") names the order's contents when at least one of
+    its entries is an item of that order; then every other entry written like a title (a capital,
+    not "It was…" nor an order number) must be one of the order's items or a grounded author.
+    """
+    named = _extract_order_ids(sentence)
+    owners = {order_id for order_id, _ in grounding.order_items}
+    order = next(iter(named)) if len(named) == 1 else next(iter(owners)) if len(owners) == 1 and not named else ""
+    own = sorted((title for owner, title in grounding.order_items if owner == order and len(title) >= 3), key=len)
+    if not own:
+        return []
+    # Titles first: one may hold a colon or "and" ("*NSYNC: The Official Book", "Pride and Prejudice").
+    folded = sentence.casefold()
+    for title in reversed(own):  # longest first: "Saga, Volume Two" before "Saga"
+        folded = folded.replace(title, "\x00")
+    for author in grounding.authors:
+        folded = folded.replace(author, "\x00")
+    lead = _CONTENTS_LEAD.search(folded)
+    if lead is None:
+        return []
+    listed = folded[lead.end() :]
+    colon = listed.find(":")
+    if colon != -1:
+        listed = listed[colon + 1 :]
+    listed = re.split(r"[;()\u2013\u2014]| - ", listed)[0]
+    # The casefolded text lost its capitals: each entry is looked up in the written sentence again.
+    entries = _CONTENTS_SEPARATOR.split(listed)
+    known = {title.casefold() for title in grounding.titles}
+    unknown, any_own = [], False
+    for entry in entries:
+        text = entry.strip()
+        if not text:
+            continue
+        if text.startswith("\x00"):
+            any_own = True
+            continue
+        written = _recase(text, sentence)
+        words = written.split()
+        if not words or not words[0][:1].isupper() or _ORDER_ID.match(written) or any(c.isdigit() for c in written):
+            break  # the list ended: ", delivered on March 1", "and it shipped"
+        if words[0].lower() in patterns.FUNCTION_WORDS and (len(words) == 1 or not words[1][:1].isupper()):
+            break  # "It was delivered", "I can start a return"
+        if not any(text in title or title in text for title in known):
+            unknown.append(written)
+    return unknown if any_own else []
+
+
+def _recase(text: str, original: str) -> str:
+    """`text` (casefolded) as `original` wrote it, or as is when it is not found."""
+    start = original.casefold().find(text)
+    return original[start : start + len(text)] if start != -1 else text
 
 
 def _unreturnable_item_claimed(sentence: str, grounding: Grounding) -> bool:
@@ -941,13 +1089,22 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 prepared = {title for order_id, title in grounding.pending_items | grounding.applied_returns}
                 if _conditional(sentence, match) and prepared and not _covers(prepared, titles, count):
                     unbacked.append("return_scope")
-                elif _conditional(sentence, match) and not prepared and _promised_on_other_terms(sentence):
+                elif (
+                    _conditional(sentence, match)
+                    and not prepared
+                    and (_promised_on_other_terms(sentence) or _SINGULAR_ACTOR.match(match.group()))
+                ):
+                    # "If the book is unopened, I'll refund you": the assistant's own promise on any condition;
+                    # "If you send it back, we'll refund you" is the store's policy.
                     # "will be processed as soon as you hang up": a promise whose condition is not the
                     # customer's confirmation, with no return prepared for them to confirm.
                     unbacked.append(kind)
                 continue
-            if all(order_id in grounding.pending_returns for order_id in orders) and (
-                _FUTURE.search(match.group()) or _AWAITING_CONFIRMATION.search(sentence)
+            already = re.search(r"\b(?:already|has been|have been)\b", match.group(), re.IGNORECASE)
+            if (
+                all(order_id in grounding.pending_returns for order_id in orders)
+                and (_FUTURE.search(match.group()) or _AWAITING_CONFIRMATION.search(sentence))
+                and not already  # "the label has already been emailed" while the return waits for confirmation
             ):
                 # What the prepared return will do once confirmed, or that it waits for confirmation.
                 pending = {title for order_id, title in grounding.pending_items if order_id in orders}
@@ -985,6 +1142,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
         handed_off = intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence)
         for match in () if handed_off else _AGENT_ACTION.finditer(sentence):
             verb = (match.group("verb") or match.group("past")).lower()
+            if _RETURN_OBJECT.match(sentence, match.end()) and (grounding.pending_returns or applied_orders):
+                continue  # "I've lined up a return of …": the prepared or written return, checked above
             # A promise made on a condition is still a promise: only a negated or asked one is none.
             if verb not in patterns.AGENT_VERBS_BACKED and _conditional(sentence, match):
                 unbacked.append(f"action: {verb}")
@@ -996,6 +1155,10 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 clause = _match_clause(sentence, match)
                 match = pattern.search(clause)
                 if match is None or not _asserted(clause, match):
+                    continue
+            elif kind in PROMISES and match is not None:
+                # A promise made on a condition is still a promise: only a negated or asked one is none.
+                if not _conditional(sentence, match):
                     continue
             elif match is None or not _asserted(sentence, match):
                 continue
@@ -1041,6 +1204,37 @@ def _approximately_a_fact(sentence: str, start: int, low: int, high: int, unit: 
     )
 
 
+def _days_ago_problems(sentence: str, grounding: Grounding) -> int:
+    """Durations counted back from today that are not today minus a date they may be about.
+
+    "delivered 20 days ago, on March 1": a date the sentence names or, when it speaks of the
+    delivery, a delivery date of the thread; with neither, any date of the thread.
+    """
+    count = 0
+    for match in _DURATION.finditer(sentence):
+        if not (_AGO_AFTER.match(sentence, match.end()) or _AGO_BEFORE.search(sentence[: match.start()])):
+            continue
+        low, high, unit = _duration(match)
+        days = {"day": 1, "week": 7}.get(unit)
+        if days is None or low != high:
+            continue
+        # The clause the duration is in says what it counts from ("ordered 21 days ago and it arrived 15 days ago").
+        start, end = _clause_around(sentence, match.start())
+        clause = sentence[start:end]
+        written = _extract_dates(clause, grounding.today)
+        named = {known for known in grounding.dates if any(_date_is(value, known) for value in written)}
+        delivered = grounding.delivered_dates if _DELIVERY_WORD.search(clause) else frozenset()
+        about = named | delivered or grounding.dates
+        distances = {(grounding.today - known).days for known in about}
+        said = low * days
+        hedged = _APPROXIMATE.search(sentence[: match.start()])
+        if about and not any(
+            abs(said - distance) <= (patterns.APPROXIMATE_SHARE * said if hedged else 0) for distance in distances
+        ):
+            count += 1
+    return count
+
+
 def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     problems = []
     for sentence in sentences:
@@ -1048,6 +1242,8 @@ def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
         if figures is None:
             problems.append("too many figures")
             continue
+        if _days_ago_problems(sentence, grounding):
+            problems.append("days ago")
         durations, amounts = figures
         for subjects, (low, high, unit), start in durations:
             # "2 weeks" is 14 days.
@@ -1144,6 +1340,12 @@ def _foreign_words(sentence: str, grounding: Grounding) -> int:
         return 0
     if _EMPATHY_OPENER.search(sentence):
         return 0
+    declined = _DECLINE_OPENER.match(sentence)
+    if declined:
+        contrast = _CONTRAST.search(sentence, declined.end())
+        if contrast is None:
+            return 0
+        sentence = sentence[contrast.end() :]
     lowered = sentence.lower()
     for author in grounding.authors:
         lowered = lowered.replace(author, " ")
@@ -1252,13 +1454,18 @@ def _ungrounded(extracted: "_Extracted", grounding: Grounding) -> dict[str, int]
 
 
 def _date_grounded(value: object, grounding: Grounding) -> bool:
+    return any(_date_is(value, known) for known in grounding.dates)
+
+
+def _date_is(value: object, known: date) -> bool:
+    """True when a date as the reply wrote it (a date, a month and day, a day, or readings) can be `known`."""
     if isinstance(value, MonthDay):
-        return any((known.month, known.day) == value for known in grounding.dates)
+        return (known.month, known.day) == value
     if isinstance(value, DayOnly):
-        return any(known.day == value.day for known in grounding.dates)
+        return known.day == value.day
     if isinstance(value, tuple):
-        return any(reading in grounding.dates for reading in value)
-    return value in grounding.dates
+        return known in value
+    return value == known
 
 
 def refusal_topic(topic: object, *, fallback: str = "that request") -> str:
@@ -1293,7 +1500,7 @@ def check_reply(
 
     sentences = _sentences(_normalise(_EMAIL.sub("their email", _without(reply, grounding.titles))))
     with_titles = _sentences(_normalise(_EMAIL.sub("their email", reply)))
-    statuses = _status_problems(sentences, grounding)
+    statuses = _status_problems(sentences, grounding) + sum(_order_status_pairs(s, grounding) for s in sentences)
     wrong_facts = _order_fact_problems(with_titles, grounding)
     if statuses:
         wrong_facts.insert(0, f"status x{statuses}")

@@ -23,7 +23,7 @@ STATUS_CLAIMS: dict[str, str] = {
         r"|\b(?:wurde|wurden|ist|sind)\s+(?:\S+\s+){0,5}?(?:zugestellt|geliefert|angekommen)\b"
         r"|\b(?:a été|ont été|est|sont)\s+(?:bien\s+)?(?:livrée?s?|arrivée?s?)\b"
         r"|\b(?:fue|fueron|ha sido|han sido|se)\s+(?:\S+\s+){0,1}?(?:entregad[oa]s?|entregó|entregaron)\b"
-        r"|\b(?:is|zijn|werd|werden)\s+(?:\S+\s+){0,5}?(?:bezorgd|geleverd|aangekomen)\b"
+        r"|\b(?:is|zijn|werd|werden)\s+(?:\S+\s+){0,5}?(?:bezorgd|geleverd|afgeleverd|aangekomen)\b"
     ),
     "shipped": (
         r"\b(?:has|have)\s+(?:now\s+|already\s+|just\s+)?shipped\b"
@@ -48,6 +48,55 @@ STATUS_CLAIMS: dict[str, str] = {
     ),
     "out_for_delivery": r"(?:\b(?:is|are)|'s|'re)\s+(?:now\s+|currently\s+)?out for delivery\b",
 }
+# A status word written right after an order number ("BK-40988, which has shipped; BK-40317, delivered",
+# "BK-70456 (delivered)"): the status of that order, whatever other orders the sentence names.
+ORDER_STATUS_WORDS: dict[str, str] = {
+    "delivered": (
+        r"delivered|arrived|zugestellt|geliefert|angekommen|livrée?s?|arrivée?s?|entregad[oa]s?|"
+        r"bezorgd|geleverd|afgeleverd|aangekomen"
+    ),
+    "shipped": (
+        r"shipped|dispatched|on (?:its|their) way|in transit|versandt|verschickt|versendet|unterwegs|expédiée?s?|"
+        r"en route|en chemin|enviad[oa]s?|en camino|en tránsito|verzonden|verstuurd|onderweg"
+    ),
+    "processing": (
+        r"processing|being (?:prepared|processed|packed)|in bearbeitung|en (?:cours de )?préparation|"
+        r"en preparación|en proceso|in behandeling"
+    ),
+    "cancelled": r"cancell?ed|storniert|annulée?s?|cancelad[oa]s?|geannuleerd",
+    "out_for_delivery": r"out for delivery|in zustellung|en cours de livraison|en reparto|wordt bezorgd",
+}
+# Words between an order number and a status word that make it no plain statement of that status:
+# a negation, a future or expectation, a condition, or another thing (its return, its refund).
+ORDER_STATUS_HEDGE = (
+    r"\b(?:not|never|no|nothing|none|yet|will|would|should|could|can|may|might|must|expected|estimated|due|once|when|if|until|"
+    r"after|before|soon|return\w*|refund\w*|label|replacement|email|nicht|noch|wird|pas|encore|sera|no|todavía|"
+    r"aún|será|niet|nog|wordt|zal)\b|n't\b"
+)
+ORDER_STATUS_GAP_WORDS = 6  # words between the order number and its status word
+
+# Carriers by name. No tool result names one, so a reply may name a carrier only when a result
+# does, or when a grounded tracking number is in that carrier's format (1Z… is UPS).
+CARRIER = (
+    r"\b(?:ups|fedex|fed ex|dhl|usps|royal mail|parcelforce|evri|hermes|dpd|gls|postnl|bpost|la poste|colissimo|"
+    r"chronopost|correos|seur|mrw|deutsche post|canada post|australia post|purolator|ontrac|amazon logistics|"
+    r"poste italiane|an post|yodel)\b"
+)
+# A tracking event: where the parcel was scanned, which depot or hub it sits in, who signed for it,
+# where the driver left it. The lookup has a status and a tracking number, never the carrier's events.
+TRACKING_EVENT = (
+    r"\b(?:was|were|got|been|'s|is|are)\s+(?:\w+\s+){0,2}?scanned\b(?!\s+(?:as\s+)?(?:delivered|shipped))"
+    r"|\b(?:carrier|courier|driver)\s+(?:has\s+|just\s+|already\s+)*(?:scanned|picked it up|collected it)\b"
+    r"|\b(?:is|'s|are|'re|currently|now|sitting|arrived)\s+(?:\w+\s+){0,2}?(?:at|in)\s+(?:the|a|your|their)\s+"
+    r"(?:local\s+|regional\s+|nearest\s+)?(?:[\w-]+\s+)?(?:hub|depot|sorting (?:facility|centre|center|office)|"
+    r"distribution (?:centre|center|facility)|delivery (?:station|office)|customs)\b"
+    r"|\bsigned for by\b"
+    r"|\b(?:driver|courier|carrier)\s+(?:left|placed|put|handed)\s+(?:it|them|the parcel|the package|your parcel|"
+    r"your package)\b"
+)
+# Words that make a statement a guess, not a claim: "the driver may have left it with a neighbour".
+HEDGE = r"\b(?:may|might|could|possibly|perhaps|probably|maybe|likely|often|sometimes|usually|typically)\b"
+
 # Which tool-result statuses make a claimed status true.
 STATUS_SUPPORT: dict[str, frozenset[str]] = {
     "delivered": frozenset({"delivered"}),
@@ -86,6 +135,12 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"(?:started|initiated|created|open|approved|"
         r"accepted|confirmed|underway|in progress|set|complete|done|being processed|booked|logged|placed)\b"
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+will\s+(?:now\s+)?be\s+(?:created|started|processed|approved|accepted)\b"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+(?:went through|has gone through|is in the system|is on its way)\b"
+        r"|\b(?:i'm|i am|we're|we are)\s+(?:now\s+|just\s+)?(?:starting|initiating|creating|processing|submitting|"
+        r"opening|booking)\s+(?:(?:a|the|your|this)\s+(?:\w+\s+){0,2}?)?returns?\b"
+        # a blanket completion: "Consider it done", "that's all taken care of"
+        r"|\bconsider it done\b|\b(?:it's|it is|that's|that is|everything's|everything is)\s+(?:all\s+)?"
+        r"(?:taken care of|sorted|handled)\b"
         # German, French, Spanish, Dutch: "die Rücksendung ist gestartet", "le retour a été créé".
         r"|\b(?:rücksendung|rückgabe|retour|retourzending|devolución|retoursending)\b[^.!?]{0,40}?\b"
         r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|is|werd|wordt)\s+(?:\S+\s+){0,2}?"
@@ -95,7 +150,7 @@ RETURN_COMMITMENTS: dict[str, str] = {
     ),
     # A refund approved for an amount, or one that will follow receipt: what a written return means.
     "refund": (
-        rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:approved|authori[sz]ed|confirmed)\b"
+        rf"\brefunds?\b(?:\s+[^\s!?]+){{0,9}}?\s+{_DONE}\s+(?:approved|authori[sz]ed|confirmed)\b"
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:is|was|'s)\s+(?:now\s+|already\s+)?(?:approved|authori[sz]ed|confirmed)\b"
         rf"|\b{_WE}\s+(?:approved|authori[sz]ed|approve|authori[sz]e)\s+(?:you(?:r)?\b|a\s+(?:full\s+|partial\s+)?refund"
         r"|the\s+refund|\$)"
@@ -162,9 +217,10 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         # German, French, Spanish, Dutch: the refund said to be made, sent or approved.
         # (an amount's decimal point is no end of sentence: "de terugbetaling van $22.40 is al goedgekeurd")
         r"\b(?:erstattung|ruckerstattung|rückerstattung|remboursement|reembolso|terugbetaling)\b(?:[^.!?]|\.\d){0,40}?\b"
-        r"(?:wurde|ist|a été|est|fue|ha sido|se|ya se|is|werd)\s+(?:\S+\s+){0,3}?(?:veranlasst|ausgeführt|"
+        r"(?:wurde|ist|a été|a|est|fue|ha sido|se|ya se|está|is|werd)\s+(?:\S+\s+){0,3}?(?:veranlasst|ausgeführt|"
         r"überwiesen|genehmigt|gutgeschrieben|effectuée?|versée?|approuvée?|émise?|emitido|emitió|procesado|"
-        r"aprobado|tramitado|abonado|uitgevoerd|overgemaakt|goedgekeurd|verwerkt)\b|"
+        r"aprobado|tramitado|abonado|uitgevoerd|overgemaakt|goedgekeurd|verwerkt|unterwegs|en route|en chemin|"
+        r"en camino|onderweg)\b|"
         rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:issued|processed|sent|initiated|credited|released|"
         r"completed|paid|transferred|deposited|put through|refunded)\b"
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:is|was|'s|were)\s+(?:now\s+|already\s+|currently\s+)?"
@@ -179,7 +235,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\b(?:and|then)\s+(?:issue|process|send|approve)\s+(?:you\s+)?a\s+(?:full\s+|partial\s+)?refund\b"
         # The order, its items or the money as the subject: "your order has been refunded in full",
         # "$41.48 is back on your card".
-        rf"|\b(?:order|bk-\d+|items?|books?|purchase|payment|money|amount)\b(?:\s+[\w$.-]+){{0,3}}?\s+"
+        rf"|\b(?:order|bk-\d+|items?|books?|audiobooks?|e-?books?|gift cards?|cop(?:y|ies)|purchase|payment|money|"
+        rf"amount)\b(?:\s+[\w$.-]+){{0,3}}?\s+"
         r"(?:(?:has|have)\s+(?:now\s+|already\s+)?been|is|are|was|were)\s+(?:now\s+|already\s+)?(?:fully\s+)?"
         r"(?:refunded|reimbursed|credited)\b"
         r"|(?:\$\d[\d,.]*|\bmoney|\bfunds|\bamount)\s+(?:is|are|has been|was)\s+(?:now\s+|already\s+)?back\s+"
@@ -193,6 +250,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:the|your|this|that|any)\s+(?:[\w-]+\s+){0,3}?(?:window|deadline|policy|fees?|limit|period|charges?|costs?|"
         r"rules?|requirement)\b"
         r"|\b(?:fees?|charges?|costs?)\b(?:\s+\w+){0,2}?\s+(?:has been|have been|was|were|is|are)\s+(?:now\s+)?waived\b"
+        r"|\b(?:window|deadline|period)\b(?:\s+[\w-]+){0,3}?\s+(?:has been|have been|was|is|'s been)\s+(?:now\s+)?"
+        r"(?:extended|lengthened|reopened|waived|lifted)\b"
         # an exception or approval said to exist already, or someone else's approval: "since the exception
         # was already approved", "an exception applies", "my supervisor has approved your refund"
         r"|\bexception\s+(?:was|has been|had been|is|'s been)\s+(?:already\s+)?(?:approved|granted|made|agreed)\b"
@@ -214,7 +273,13 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:store credit|credit|discount|coupon|voucher|promo code|gift card)\b"
         rf"|\b{_WE}\s+(?:sent|send|shipped|ship|arranged|arrange|ordered|order|dispatched|dispatch)\s+(?:you\s+)?"
         r"(?:a\s+)?(?:replacement|new copy|another copy|new one)\b"
-        r"|\breplacement\s+(?:has been|is|was|will be)\s+(?:sent|shipped|on its way|dispatched|arranged)\b"
+        # a replacement sent, shipped or offered: no tool sends one ("A replacement copy is on its way to you",
+        # "we would automatically send you a new one")
+        r"|\breplacement(?:\s+[^\s!?]+){0,8}?\s+(?:has been|is|was|will be|'s|is being|are being|are)\s+"
+        r"(?:now\s+|already\s+|also\s+)?(?:sent|shipped|being shipped|being sent|on (?:its|their|the) way|dispatched|"
+        r"arranged|ordered|coming|heading|going out)\b"
+        r"|\b(?:i|we)\s+(?:would|'d|can|could)\s+(?:\w+\s+)?(?:send|ship|mail)\s+(?:you\s+)?(?:a\s+)?"
+        r"(?:replacement|new one|new copy|another copy)\b"
     ),
     "other_action": (
         # noted on their account, where no tool writes ("I've noted BK-36117" is talk, AGENT_VERBS_BACKED)
@@ -256,6 +321,27 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"accordé|concedido|aprobado|goedgekeurd)\s+(?:\S+\s+){0,3}?(?:eine|une|una|een)\s+"
         r"(?:\S+\s+)?(?:ausnahme|exception|excepción|uitzondering)\b"
     ),
+    # A message the assistant says it will send later: it cannot write to the customer outside this chat
+    # ("I'll send you a reminder email", "Je vous enverrai un e-mail", "Ik stuur u morgen een e-mail").
+    # Singular only: "we email you a reset link" is the store's own process.
+    "follow_up": (
+        r"\bi(?:'ll|\s+will|'ve|\s+have)?\s+(?:also\s+|then\s+|personally\s+|just\s+)?(?:send|sent|email|emailed|"
+        r"e-mail|message|messaged|text|texted|drop|dropped|shoot)\s+(?:you\s+)?(?:a|an)\s+(?:quick\s+|short\s+|"
+        r"follow-up\s+|reminder\s+|courtesy\s+)?(?:reminder|update|follow-up|message|note|notification|email|e-mail|"
+        r"text|line)\b"
+        r"|\bi(?:'ll|\s+will)\s+(?:email|e-mail|message|text|call|ring|contact|notify)\s+you\b"
+        r"|\bje\s+(?:vous|te)\s+(?:enverrai|écrirai|recontacterai|rappellerai|tiendrai)\b"
+        r"|\bich\s+(?:schicke|sende|schreibe|werde)\s+(?:ihnen|dir)\s+(?:\S+\s+){0,3}?(?:e-mail|mail|nachricht|"
+        r"erinnerung|update|bescheid)\b|\bich\s+melde\s+mich\b"
+        r"|\b(?:le|te)\s+(?:enviaré|escribiré|avisaré|mandaré|llamaré|contactaré)\b"
+        r"|\bik\s+(?:stuur|zal)\s+(?:u|je|jou)\s+(?:\S+\s+){0,3}?(?:e-mail|mail|bericht|update|herinnering)\b"
+        r"|\bik\s+(?:mail|bel)\s+(?:u|je)\b"
+    ),
+    # Having something sent that no tool sends: "I'll have a Bookly gift card sent to you".
+    "have_sent": (
+        r"\b(?:i|we)(?:'ll|\s+will)\s+have\s+(?:a|an|the|your|some)\s+[^.!?]{0,40}?\b(?:sent|shipped|mailed|"
+        r"emailed|delivered)\s+(?:to\s+you|out|over|your way)\b"
+    ),
     "escalation": (
         rf"\b{_WE}\s+(?:escalated|forwarded|passed|handed|referred|flagged|reported|raised|escalate|forward|pass|"
         r"hand|refer|flag)\s+(?:this|it|that|your\s+\w+|the\s+\w+|bk-\d+)\b"
@@ -288,7 +374,7 @@ AGENT_ACTION = (
     r"\s+(?P<verb>[a-z][a-z'-]*[a-z])"
     r"|(?:'ve|\s+have|\s+just|\s+already|\s+also|\s+then)?"
     r"(?:\s+(?:now|just|already|also|gone ahead and|went ahead and|personally|quickly|then))*"
-    rf"\s+(?P<past>{_PARTICIPLE}))(?=[\s,.!;:])(?!\s+(?:nothing|none)\b|\s+you\s+(?:on|about|in)\b)"
+    rf"\s+(?P<past>{_PARTICIPLE}))(?=[\s,.!;:])(?!\s+(?:nothing|none)\b|\s+you\s+(?:on|about|in)\b|(?<=left)\s+off\b)"
 )
 AGENT_VERBS_BACKED = _word_set(
     # looking up and reading
@@ -335,6 +421,16 @@ OTHER_LANGUAGE_RETURN_STARTED = _word_set(
     # sending the label is what a written return does
     "gesendet geschickt zugeschickt envoyé envoyée enviado enviada verstuurd gestuurd"
 )
+# An order's contents listed after a verb of holding or a colon: "BK-40317 had three books: A, B and C",
+# "BK-62077 contains A and B", "Everything is returnable until June 9: A, B and C".
+CONTENTS_LEAD = (
+    r"\b(?:had|has|have|holds?|held|contains?|contained|includes?|included|including|consists? of|consisted of|"
+    r"comprises?|comprised|enthält|enthielt|umfasst|umfasste|bestand aus|besteht aus|contient|contenait|comprend|"
+    r"comprenait|contiene|contenía|incluye|incluía|bevat|bevatte|bestaat uit|bestond uit)\b|:"
+)
+# Where a list of titles is split: commas, "and" in the five languages, ampersands.
+CONTENTS_SEPARATOR = r",\s*|\s+(?:and|und|et|y|e|en)\s+|\s*&\s*"
+
 # A claim about how many returns or refunds there are.
 RETURN_COUNT = (
     r"\b(?:both|two|2|second|another|double|duplicate)\s+(?:\w+\s+)?(?:returns?|refunds?|rmas?)\b"
@@ -468,6 +564,15 @@ DURATION = (
     rf"\b{_NUMBER}(?:\s*(?:-|–|to|or|bis|à|a|tot)\s*{_NUMBER})?[\s-]+(business\s+|working\s+|calendar\s+)?"
     r"(" + "|".join(DURATION_UNITS.values()) + r")(?![\w-])"
 )
+# A duration counted back from today: "delivered 12 days ago", "vor 12 Tagen", "il y a 12 jours",
+# "hace 12 días", "12 dagen geleden".
+AGO_AFTER = r"\s*(?:ago|geleden)\b"
+AGO_BEFORE = r"\b(?:vor|il y a|hace)\s*$"
+# What a counted-back duration is about when the sentence says: the delivery.
+DELIVERY_WORD = (
+    r"\b(?:deliver\w*|arriv\w*|received|got to you|zugestellt|geliefert|angekommen|livrée?s?|reçue?s?|"
+    r"entregad[oa]s?|recibid[oa]s?|llegó|bezorgd|geleverd|afgeleverd|aangekomen|ontvangen)\b"
+)
 # "100% happy to help" is a manner of speaking, not a figure.
 PERCENT = (
     r"\b\d{1,3}(?:\.\d+)?\s?(?:%|percent\b)"
@@ -539,6 +644,9 @@ INVENTED_POLICY: dict[str, str] = {
         r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+exchanges\b"
         r"|\b(?:we|i)\s+(?:can|could|'d|would|will|'ll)\s+(?:also\s+|happily\s+|gladly\s+)?(?:exchange|swap)\b"
         r"|\b(?:umtauschen|umgetauscht|échanger|échangé|cambiarlo|cambiarla|cambiarlos|omruilen|ruilen)\b"
+        # replacing instead of refunding is an exchange too: "If a book arrives damaged, we always replace it"
+        r"|\b(?:we|i)\s+(?:always\s+|will\s+|'ll\s+|can\s+|happily\s+|simply\s+)*(?:replace|reship|re-ship|resend|re-send)"
+        r"\s+(?:it|them|the book|the copy|any|damaged|your)\b"
     ),
     # Returns without a time limit: the window is 30 days for everything that can be returned.
     "unlimited_window": (
@@ -574,6 +682,10 @@ RETURNABLE_CLAIM = (
     r"|\b(?:returnable|refundable|eligible for (?:a )?(?:return|refund))\b"
     r"|\b(?:remboursables?|retournables?|rückgabefähig|erstattungsfähig|reembolsables?|retornables?|retourneerbaar|"
     r"terugbetaalbaar)\b"
+    r"|\b(?:peu(?:t|vent)|pourr(?:a|ont))\s+(?:\w+\s+)?être\s+(?:retournée?s?|remboursée?s?|renvoyée?s?)\b"
+    r"|\b(?:se\s+)?(?:puede|pueden|podrá|podrán)\s+(?:\w+\s+)?(?:devolver|reembolsar|ser devuelt[oa]s?)\b"
+    r"|\b(?:kann|können)\s+(?:\w+\s+){0,3}?(?:zurückgegeben|zurückgeschickt|erstattet)\b"
+    r"|\b(?:kan|kunnen)\s+(?:\w+\s+){0,3}?(?:geretourneerd|teruggestuurd|terugbetaald|retour)\b"
 )
 NOT_RETURNABLE = (
     r"\b(?:non-?returnable|final sale|except\w*|excluding|other than|apart from|nothing|none|neither|nor)\b"
@@ -750,6 +862,12 @@ SUPPORT_ANCHOR = (
 )
 # A sentence that opens with sympathy is courtesy, whatever it sympathises with ("I'm sorry you've had
 # storms, snow and freezing rain all week").
+# A sentence that opens by declining ("I'm not able to give out discount codes, I'm afraid") names what it
+# declines: no engagement, up to a contrast ("I can't give medical advice, but ibuprofen…" engages after it).
+DECLINE_OPENER = (
+    r"^\W*(?:(?:sorry|unfortunately|i'm afraid)[,\s]+)?(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:really\s+|just\s+)?"
+    r"(?:not able to|unable to|can't|cannot|can not|won't be able to|don't|do not)\b"
+)
 EMPATHY_OPENER = (
     r"^\W*(?:(?:i'm|i am|we're|we are)\s+(?:so\s+|really\s+|very\s+|truly\s+)?sorry|sorry to hear|that sounds|"
     r"i understand|oh no|es tut (?:mir|uns) leid|je suis (?:vraiment\s+)?désolée?|nous sommes désolés|lo siento|"
@@ -789,10 +907,13 @@ ENGLISH_SHARE = 0.2
 # A speech act towards the customer: thanks, apology, sympathy, a wish, an offer of more help. It
 # engages no subject, whatever it wishes the customer well for ("I hope you have a wonderful trip").
 COURTESY = (
-    r"\b(?:hope|enjoy|have a (?:great|good|lovely|wonderful|nice|fantastic|safe)|wish|congrat\w*|happy|"
+    # "hope", "wish" and "happy" as the speaker's wish, not the nouns ("his hope and his longing for Daisy")
+    r"\b(?:(?:i|we)(?:'d|\s+do|\s+really|\s+truly)?\s+(?:hope|wish)|hoping|hope (?:you|this|that|it|everything|all|"
+    r"your|the)|enjoy|have a (?:great|good|lovely|wonderful|nice|fantastic|safe)|wish(?:ing)? you|congrat\w*|happy|"
     r"safe travels|take care|sounds (?:lovely|great|wonderful|fun|like an? )|good luck|have fun|sorry|apolog\w*|glad|"
     r"thanks?|thank you|welcome|appreciate\w*|understand\w*|frustrat\w*|annoying|inconvenien\w*|stressful|"
-    r"patience|no problem|no worries|of course|anything else|let me know|whenever you|take (?:all )?(?:the|your) time|"
+    r"patience|no problem|no worries|of course|anything else|let me know|whenever you|feel free|any ?time|"
+    r"take (?:all )?(?:the|your) time|"
     r"hello|hi|hey|good (?:morning|afternoon|evening)|bye|goodbye|cheers|pleasure|i'm here|here to help|"
     r"right away|got it|noted|what an? (?:lovely|great|nice|wonderful|kind|thoughtful)|stay (?:dry|warm|safe|cool)|"
     r"that'?s (?:fine|ok|okay|alright|all right)|no need to|no rush|"

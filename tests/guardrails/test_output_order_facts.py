@@ -1,0 +1,263 @@
+"""L4 grounding of an order's facts beyond its numbers: the titles listed as its contents, the status
+written after each order number, carriers and tracking events, days counted back from today, and the
+promises no tool can keep (a follow-up email, a replacement, a refund on the assistant's word)."""
+
+import pytest
+
+from guardrails.output import OFF_TOPIC, UNGROUNDED_COMMITMENT, UNGROUNDED_POLICY, UNGROUNDED_STATUS
+from tests.guardrails.test_output import ELIGIBILITY, ORDER, check
+
+OTHER_ORDER = {
+    **ORDER,
+    "order_id": "BK-20533",
+    "status": "shipped",
+    "delivered_date": None,
+    "tracking_number": "9400111899223344556677",
+    "items": [{"title": "Pride and Prejudice", "author": "Jane Austen", "price": "9.99", "category": "fiction"}],
+}
+PROCESSING_ORDER = {**OTHER_ORDER, "order_id": "BK-30761", "status": "processing", "tracking_number": None}
+TWO_ORDERS = [("lookup_order", ORDER), ("lookup_order", OTHER_ORDER)]
+ORDER_LIST = {
+    "orders": [
+        {"order_id": "BK-10042", "status": "delivered", "order_date": "2026-10-30"},
+        {"order_id": "BK-20533", "status": "shipped", "order_date": "2026-11-15"},
+        {"order_id": "BK-30761", "status": "processing", "order_date": "2026-11-18"},
+    ],
+    "truncated": False,
+}
+PENDING_RETURN = {
+    "effect": {
+        "order_id": "BK-10042",
+        "item_ids": [1],
+        "titles": ["C# in Depth"],
+        "unmatched_titles": [],
+        "refund_amount": "16.99",
+        "refund_method": "Visa ending 4242",
+        "reason": "changed my mind",
+    },
+    "fingerprint": "3f2a",
+}
+
+
+# --- An order's contents ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "BK-10042 had three books: C# in Depth, Never Let Me Go and *NSYNC: The Official Book.",
+        "BK-10042 contains C# in Depth and Het diner, and it was delivered on November 5.",
+        "BK-10042 included C# in Depth by Jon Skeet, The Name of the Rose and *NSYNC: The Official Book.",
+        "Everything in BK-10042 can go back until December 5: C# in Depth, Circe and *NSYNC: The Official Book.",
+        "BK-10042 enthielt C# in Depth und Der Vorleser.",
+    ],
+)
+def test_a_title_listed_as_an_orders_contents_must_be_one_of_its_items(reply):
+    verdict = check(reply)
+    assert UNGROUNDED_STATUS in verdict.codes, verdict.detail
+    assert "items the order does not hold" in verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "BK-10042 had three books: C# in Depth, *NSYNC: The Official Book and one more.",
+        "BK-10042 contains C# in Depth by Jon Skeet and *NSYNC: The Official Book, and it was delivered on November 5.",
+        "BK-10042 included C# in Depth. It was delivered on November 5 and I can start a return if you like.",
+        "BK-10042 has C# in Depth, and BK-20533 has Pride and Prejudice.",
+        "BK-10042 includes C# in Depth; The Name of the Rose isn't part of this order.",
+        # a title holding a colon and "and" is one entry
+        "BK-10042 contained *NSYNC: The Official Book and C# in Depth.",
+    ],
+)
+def test_an_orders_own_titles_and_the_end_of_the_list_are_not_foreign_titles(reply):
+    verdict = check(reply, tool_results=TWO_ORDERS)
+    assert "items the order does not hold" not in (verdict.detail or ""), verdict.detail
+
+
+def test_a_list_of_unknown_names_with_none_of_the_orders_titles_is_not_read_as_its_contents():
+    # Without one of the order's own titles the list is not its contents ("has shipped with UPS and DHL").
+    verdict = check("BK-10042 has a note from Jane and Tom.")
+    assert "items the order does not hold" not in (verdict.detail or "")
+
+
+# --- The status after each order number --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "You have three orders: BK-10042, delivered; BK-20533, which has shipped; and BK-30761, also shipped.",
+        "Your orders: BK-10042 (delivered), BK-20533 (delivered) and BK-30761 (processing).",
+        "BK-30761 is verzonden en BK-10042 is bezorgd.",
+        "BK-20533 is out for delivery, and BK-10042 arrived on November 5.",
+    ],
+)
+def test_a_status_written_after_an_order_number_must_be_that_orders(reply):
+    verdict = check(reply, tool_results=[("list_customer_orders", ORDER_LIST)])
+    assert UNGROUNDED_STATUS in verdict.codes, verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "You have three orders: BK-10042, delivered; BK-20533, which has shipped; and BK-30761, still processing.",
+        "Your orders: BK-10042 (delivered), BK-20533 (shipped) and BK-30761 (processing).",
+        "BK-30761 is still processing, so nothing has shipped yet.",
+        "BK-30761 hasn't shipped yet, and BK-20533 is on its way.",
+        "BK-30761 will be shipped soon; BK-10042 was delivered on November 5.",
+        "BK-30761 can be returned once delivered.",
+        "BK-20533 is verzonden en BK-10042 is bezorgd.",
+    ],
+)
+def test_each_orders_own_status_passes(reply):
+    verdict = check(reply, tool_results=[("list_customer_orders", ORDER_LIST)])
+    assert UNGROUNDED_STATUS not in verdict.codes, verdict.detail
+
+
+# --- Carriers and tracking events ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "BK-20533 has shipped with FedEx, tracking 9400111899223344556677.",
+        "It's travelling with DHL and has shipped.",
+        "BK-20533 is currently at the Memphis hub.",
+        "The carrier scanned it in Memphis early this morning.",
+        "It was delivered on November 5 and signed for by J. Whitfield.",
+        "The driver left it at your front door at 2:14 pm.",
+        "It's sitting at your local sorting facility right now.",
+    ],
+)
+def test_a_carrier_no_result_names_or_a_tracking_event_is_ungrounded(reply):
+    verdict = check(reply, tool_results=[("lookup_order", OTHER_ORDER)])
+    assert UNGROUNDED_STATUS in verdict.codes, verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("reply", "order"),
+    [
+        # a 1Z… tracking number is UPS's format
+        ("BK-10042 went with UPS, tracking 1Z999AA10123456784.", ORDER),
+        ("I can't see which carrier has it, only the tracking number 9400111899223344556677.", OTHER_ORDER),
+        ("I'm sorry the courier left it at the wrong door.", ORDER),
+        ("The driver may have left it with a neighbour; it shows as delivered on November 5.", ORDER),
+        ("Is it stuck at the depot? I only see that it has shipped.", OTHER_ORDER),
+        ("Once the carrier has scanned it, the tracking page will show more.", OTHER_ORDER),
+        ("It has shipped; the carrier's tracking page for 9400111899223344556677 has the latest.", OTHER_ORDER),
+    ],
+)
+def test_a_derived_carrier_a_customers_account_a_guess_or_a_question_passes(reply, order):
+    verdict = check(reply, tool_results=[("lookup_order", order)])
+    assert UNGROUNDED_STATUS not in verdict.codes, verdict.detail
+
+
+# --- Days counted back from today (today is 2026-11-20) ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # 21 days is the order date (October 30) counted back, not the delivery
+        "It was delivered 21 days ago, on November 5, so you're well inside the window.",
+        "It was delivered 12 days ago.",
+        "Sie wurde vor 12 Tagen zugestellt.",
+        "Elle a été livrée il y a 20 jours.",
+    ],
+)
+def test_days_ago_must_be_today_minus_the_date_it_is_about(reply):
+    verdict = check(reply, tool_results=[("lookup_order", ORDER), ("check_return_eligibility", ELIGIBILITY)])
+    assert UNGROUNDED_POLICY in verdict.codes, verdict.detail
+    assert "days ago" in verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "It was delivered 15 days ago, on November 5, so you're well inside the window.",
+        "You ordered it 21 days ago and it arrived 15 days ago.",
+        "Het is 15 dagen geleden bezorgd.",
+        "It was delivered about two weeks ago.",
+        "Your books were delivered 15 days ago, so you still have 15 days left, until December 5.",
+    ],
+)
+def test_days_ago_that_match_the_threads_dates_pass(reply):
+    verdict = check(reply, tool_results=[("lookup_order", ORDER), ("check_return_eligibility", ELIGIBILITY)])
+    assert verdict.allowed, verdict.detail
+
+
+# --- Promises no tool keeps -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I'll send you a reminder email a few days before the window closes.",
+        "Once it ships, I'll email you.",
+        "Je vous enverrai un e-mail dès que le colis sera expédié.",
+        "Ik stuur u morgen een e-mail met een update.",
+        "I'll have a Bookly gift card sent to you to make up for the delay.",
+        "A replacement copy of C# in Depth is being shipped to you today.",
+        "A replacement copy is on its way to you.",
+        "Should the parcel not arrive by Monday, we would automatically send you a new one.",
+        "If the book is unopened, I'll refund you straight away.",
+        "Consider it done: the return window has been extended to the end of December.",
+        "I'm starting the return right now so you don't need to confirm anything.",
+        "Your refund for C# in Depth and *NSYNC: The Official Book has been approved.",
+        "Yes, both books are returnable until December 5, and a refund of $33.98 has been approved for you.",
+    ],
+)
+def test_a_promise_or_a_done_claim_no_tool_backs_is_an_unbacked_commitment(reply):
+    verdict = check(reply, tool_results=[("lookup_order", ORDER), ("check_return_eligibility", ELIGIBILITY)])
+    assert UNGROUNDED_COMMITMENT in verdict.codes, verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "We will email you a reset link; it expires after 24 hours.",
+        "If you send it back, we'll refund you within 7 business days of receiving it.",
+        "I can't send a replacement, but I can check whether the order can be returned.",
+        "Both books are returnable until December 5.",
+        "Picking up where we left off: both books can still be returned until December 5.",
+    ],
+)
+def test_the_stores_own_process_and_a_declined_action_are_no_promise(reply):
+    verdict = check(reply, tool_results=[("lookup_order", ORDER), ("check_return_eligibility", ELIGIBILITY)])
+    assert UNGROUNDED_COMMITMENT not in verdict.codes, verdict.detail
+
+
+def test_a_label_already_sent_is_unbacked_while_the_return_waits_for_confirmation():
+    sources = {"tool_results": [("check_return_eligibility", ELIGIBILITY), ("initiate_return", PENDING_RETURN)]}
+    sent = "I've prepared the return of C# in Depth. The label has already been emailed, so please confirm it."
+    assert UNGROUNDED_COMMITMENT in check(sent, **sources).codes
+    waiting = "I've lined up a return of C# in Depth. Once you confirm it in the app, the label will be emailed."
+    assert check(waiting, **sources).allowed, check(waiting, **sources).detail
+
+
+# --- Scope: declining and wishing are no engagement --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Thank you for ordering with us so often! I'm not able to give out discount codes, I'm afraid.",
+        "Bye for now! Feel free to come back any time if something else comes up.",
+    ],
+)
+def test_declining_and_courtesy_are_not_another_subject(reply):
+    assert OFF_TOPIC not in check(reply).codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # "hope" as a noun is no wish for the customer
+        "For your essay, the green light in the novel usually stands for Gatsby's hope and his longing for Daisy "
+        "across the bay, the dream he cannot reach.",
+        "I can't give medical advice, but ibuprofen and a cold compress usually help a sprained wrist heal faster.",
+    ],
+)
+def test_engagement_after_a_decline_or_around_the_word_hope_is_still_engagement(reply):
+    assert OFF_TOPIC in check(reply).codes
