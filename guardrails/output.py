@@ -110,6 +110,7 @@ class Grounding:
     unreturnable_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) found not returnable
     carriers: frozenset[str] = frozenset()  # lower-case carrier names a result gives or a tracking number implies
     delivered_dates: frozenset[date] = frozenset()  # the delivery dates of the thread's orders
+    reference_codes: frozenset[str] = frozenset()  # "RL-55812": codes a result gave or the customer typed
 
     @classmethod
     def from_sources(
@@ -168,8 +169,11 @@ class Grounding:
             policy_words=policy.words,
             ineligible_orders=frozenset(facts.ineligible),
             unreturnable_items=frozenset(facts.unreturnable_items),
-            carriers=frozenset(_carriers(tool_results, facts.tracking_numbers)),
+            carriers=frozenset(_carriers(tool_results)),
             delivered_dates=frozenset(facts.delivered),
+            reference_codes=frozenset(
+                _REFERENCE_CODE.findall(json.dumps([result for _, result in tool_results]) + " ".join(customer_texts))
+            ),
         )
 
 
@@ -446,6 +450,7 @@ class _Extracted:
     amounts: set[Decimal] = field(default_factory=set)
     tracking_numbers: set[str] = field(default_factory=set)
     rma_numbers: set[str] = field(default_factory=set)
+    reference_codes: set[str] = field(default_factory=set)
 
 
 def _amount(whole: str, cents: str | None, decimal_mark: str = ".") -> Decimal:
@@ -520,6 +525,7 @@ def _extract(text: str, today: date) -> _Extracted:
     extracted.tracking_numbers |= {_tracking_key(match.group("code")) for match in _TRACKING_NAMED.finditer(text)}
     extracted.tracking_numbers |= set(_LONG_DIGITS.findall(text))
     extracted.rma_numbers = {re.sub(r"[-\s]", "", value).upper() for value in _RMA.findall(text)}
+    extracted.reference_codes = set(_REFERENCE_CODE.findall(text))
     return extracted
 
 
@@ -651,11 +657,11 @@ def _percents(text: str) -> set[Decimal]:
 # --- Markdown -------------------------------------------------------------------------------------
 
 
-def _without(text: str, phrases: Iterable[str]) -> str:
-    """`text` with each phrase (a grounded title) removed, longest first, ignoring case."""
+def _without(text: str, phrases: Iterable[str], *, placeholder: str = " ") -> str:
+    """`text` with each phrase (a grounded title) replaced by `placeholder`, longest first, ignoring case."""
     for phrase in sorted(phrases, key=len, reverse=True):
         if len(phrase) >= 2:
-            text = re.sub(re.escape(phrase), " ", text, flags=re.IGNORECASE)
+            text = re.sub(re.escape(phrase), placeholder, text, flags=re.IGNORECASE)
     return text
 
 
@@ -755,6 +761,10 @@ _SINGULAR_ACTOR = re.compile(r"i\b", re.IGNORECASE)
 _AGO_AFTER = re.compile(patterns.AGO_AFTER, re.IGNORECASE)
 _AGO_BEFORE = re.compile(patterns.AGO_BEFORE, re.IGNORECASE)
 _DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
+_YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
+_SHIPPED_WORD = re.compile(patterns.SHIPPED_WORD, re.IGNORECASE)
+_ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
+_REFERENCE_CODE = re.compile(patterns.REFERENCE_CODE)
 _CONTENTS_SEPARATOR = re.compile(patterns.CONTENTS_SEPARATOR, re.IGNORECASE)
 _COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
 _SCOPE_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|so|then|while)\b")
@@ -869,7 +879,8 @@ def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
         if not known:
             continue
         end = found[index + 1].start() if index + 1 < len(found) else len(sentence)
-        span = sentence[match.end() : end]
+        # "(BK-31507 and BK-29415) or cancelled (BK-30988)": a closing bracket ends what is said of the number.
+        span = sentence[match.end() : end].split(")")[0]
         # Only the first status word after the number is its status ("is still processing, so nothing has shipped").
         words = [
             (word.start(), status) for status, pattern in _ORDER_STATUS_WORDS.items() if (word := pattern.search(span))
@@ -885,10 +896,24 @@ def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
     return count
 
 
-def _carriers(tool_results: list[tuple[str, dict]], tracking_numbers: set[str]) -> set[str]:
-    """Carriers named anywhere in the tool results, and UPS for a grounded 1Z… tracking number."""
-    named = {match.group().lower() for match in _CARRIER.finditer(json.dumps([r for _, r in tool_results]))}
-    return named | ({"ups"} if any(_UPS.fullmatch(number) for number in tracking_numbers) else set())
+def _item_count_wrong(sentence: str, grounding: Grounding) -> bool:
+    """ "All four items in BK-32580", "BK-40317 had three books": the order's item count, when the thread knows it."""
+    match = _ORDER_ITEM_COUNT.search(sentence)
+    if match is None or _NEGATION.search(sentence[: match.start()]):
+        return False
+    named = _extract_order_ids(match.group()) or _extract_order_ids(sentence)
+    owners = named or {order_id for order_id, _ in grounding.order_items}
+    if len(owners) != 1:
+        return False
+    held = {title for order_id, title in grounding.order_items if order_id in owners}
+    number = match.group("n") or match.group("m")
+    return bool(held) and (_number(number) if number else 2) != len(held)
+
+
+def _carriers(tool_results: list[tuple[str, dict]]) -> set[str]:
+    """Carriers named anywhere in the tool results. A 1Z… number is UPS's format, but no result says UPS
+    carries this parcel: naming the carrier is a fact like any other (two writers labelled it so)."""
+    return {match.group().lower() for match in _CARRIER.finditer(json.dumps([r for _, r in tool_results]))}
 
 
 def _tracking_problems(sentence: str, grounding: Grounding) -> list[str]:
@@ -926,6 +951,12 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
                 problems.append("another order's items")
         if _unknown_listed_titles(sentence, grounding):
             problems.append("items the order does not hold")
+        if _item_count_wrong(sentence, grounding):
+            problems.append("how many items the order holds")
+        # "a été livré hier": yesterday is the date of the delivery or shipment.
+        event = _DELIVERY_WORD.search(sentence) or _SHIPPED_WORD.search(sentence)
+        if event and _YESTERDAY.search(sentence) and grounding.today - timedelta(days=1) not in grounding.dates:
+            problems.append("yesterday")
         problems += _tracking_problems(sentence, grounding)
         match = _ELIGIBLE_CLAIM.search(sentence)
         if match is not None and named and named <= grounding.ineligible_orders and _asserted(sentence, match):
@@ -1133,7 +1164,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 unbacked.append("return_scope")
         if _return_scope_named(sentence, grounding):
             unbacked.append("return_scope")
-        for match in _OTHER_LANGUAGE_ACTION.finditer(sentence):
+        # (a title is no participle: "De kunst van het verdwalen")
+        for match in _OTHER_LANGUAGE_ACTION.finditer(_without(sentence, grounding.titles)):
             verb = next(group for group in match.groups() if group).lower()
             started = verb in patterns.OTHER_LANGUAGE_RETURN_STARTED and grounding.applied_returns
             if verb not in patterns.OTHER_LANGUAGE_VERBS_BACKED and not started:
@@ -1447,7 +1479,8 @@ def _ungrounded(extracted: "_Extracted", grounding: Grounding) -> dict[str, int]
         UNGROUNDED_EMAIL: len(extracted.emails - grounding.emails),
         UNGROUNDED_AMOUNT: len(extracted.amounts - grounding.amounts),
         UNGROUNDED_TRACKING_NUMBER: len(extracted.tracking_numbers - grounding.tracking_numbers),
-        UNGROUNDED_RMA: len(extracted.rma_numbers - grounding.rma_numbers),
+        UNGROUNDED_RMA: len(extracted.rma_numbers - grounding.rma_numbers)
+        + len(extracted.reference_codes - grounding.reference_codes),
         UNGROUNDED_DATE: sum(1 for value in extracted.dates if not _date_grounded(value, grounding)),
     }
     return {code: count for code, count in counts.items() if count}
@@ -1492,7 +1525,6 @@ def check_reply(
     """
     problems: dict[str, str] = {}
     without_emails = _EMAIL.sub(" ", reply)
-    without_titles = _without(without_emails, grounding.titles)
     extracted = _extract(reply, grounding.today)
     extracted.emails = {email.lower().strip(".") for email in _EMAIL.findall(reply)}
     for code, count in _ungrounded(extracted, grounding).items():
@@ -1516,7 +1548,8 @@ def check_reply(
     if methods:
         problems[UNGROUNDED_REFUND_METHOD] = f"{UNGROUNDED_REFUND_METHOD} x{methods}"
 
-    kinds = _markdown_kinds(without_titles)
+    # A title may hold a markdown character ("*NSYNC"); a title set in italics is still italics.
+    kinds = _markdown_kinds(_without(without_emails, grounding.titles, placeholder="title"))
     if kinds:
         problems[MARKDOWN] = f"markdown: {', '.join(kinds)}"
 

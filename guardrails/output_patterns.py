@@ -91,6 +91,10 @@ TRACKING_EVENT = (
     r"(?:local\s+|regional\s+|nearest\s+)?(?:[\w-]+\s+)?(?:hub|depot|sorting (?:facility|centre|center|office)|"
     r"distribution (?:centre|center|facility)|delivery (?:station|office)|customs)\b"
     r"|\bsigned for by\b"
+    # held at customs, in the five languages
+    r"|\b(?:held|stuck|waiting|sitting|retained)\s+(?:up\s+)?(?:at|in)\s+customs\b|\bim zoll\b|\bbeim zoll\b"
+    r"|\b(?:bloquée?|retenue?)\s+(?:à|en)\s+(?:la\s+)?douane\b|\bretenid[oa]\s+en\s+(?:la\s+)?aduana\b"
+    r"|\b(?:bij|in)\s+de\s+douane\b"
     r"|\b(?:driver|courier|carrier)\s+(?:left|placed|put|handed)\s+(?:it|them|the parcel|the package|your parcel|"
     r"your package)\b"
 )
@@ -139,8 +143,7 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"|\b(?:i'm|i am|we're|we are)\s+(?:now\s+|just\s+)?(?:starting|initiating|creating|processing|submitting|"
         r"opening|booking)\s+(?:(?:a|the|your|this)\s+(?:\w+\s+){0,2}?)?returns?\b"
         # a blanket completion: "Consider it done", "that's all taken care of"
-        r"|\bconsider it done\b|\b(?:it's|it is|that's|that is|everything's|everything is)\s+(?:all\s+)?"
-        r"(?:taken care of|sorted|handled)\b"
+        r"|\bconsider it done\b"
         # German, French, Spanish, Dutch: "die Rücksendung ist gestartet", "le retour a été créé".
         r"|\b(?:rücksendung|rückgabe|retour|retourzending|devolución|retoursending)\b[^.!?]{0,40}?\b"
         r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|is|werd|wordt)\s+(?:\S+\s+){0,2}?"
@@ -264,6 +267,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"rerouted|redirected|re-routed|prioriti[sz]ed|rushed|cancel|change|update|modify|amend|correct|upgrade|expedite|"
         rf"reroute|redirect|re-route|prioriti[sz]e|rush)\s+{_ORDER_OBJECT}"
         rf"|\b{_WE}\s+(?:put|placed|place)\s+(?:a\s+)?(?:rush|priority|hold|stop)\s+on\b"
+        rf"|\b{_WE}\s+(?:put|placed|place)\s+(?:\S+\s+){{1,3}}?on\s+hold\b"
         rf"|\b{_WE}\s+(?:removed|added|swapped|replaced|dropped|taken|took)\b[^.!?]{{0,60}}?\b(?:from|to|in|on)\s+"
         r"(?:your|the|this|that)\s+order\b(?!\s+(?:number|id)\b)"
         rf"|\b(?:order|address|shipment|shipping|delivery|parcel|package)\b(?:\s+[\w-]+){{0,2}}?\s+"
@@ -301,7 +305,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
     # A store event promised for a time no tool result gives: "BK-83390 will ship tomorrow morning", "a new
     # tracking number will be emailed within the hour", "morgen wird es versandt".
     "timed_promise": (
-        r"\b(?:will|'ll|is going to|are going to|should|(?:is|are|'s) due to|make sure (?:it|they|that))\b"
+        r"\b(?:will|'ll|is going to|are going to|should|(?:is|are|'s) due to|make sure (?:it|they|that|your|the))\b"
         r"[^.!?]{0,60}?\b(?:ships?|shipped|go(?:es)? out|leaves?|dispatch(?:ed)?|arrives?|reach(?:es)? you|delivered|"
         r"get to you|with you|land|issued|emailed|sent|mailed|reshipped|replaced|processed|refunded|credited)\b"
         rf"[^.!?]{{0,40}}?\b(?:{_TIME_SOON})\b"
@@ -505,6 +509,24 @@ CONDITION = (
 # A future commitment in a sentence that names a condition anywhere is conditional too.
 FUTURE = r"\b(?:will|'ll|going to|wird|werden|sera|seront|será|serán|wordt|zal|zullen)\b"
 
+# A relative day as the date of a delivery or shipment: "a été livré hier", "shipped yesterday".
+# (French "hier" only after a participle: it is "here" in German and Dutch)
+YESTERDAY = (
+    r"\b(?:yesterday|gestern|ayer|gisteren)\b|\b(?:livrée?s?|expédiée?s?|arrivée?s?|envoyée?s?|reçue?s?)\s+hier\b"
+)
+SHIPPED_WORD = (
+    r"\b(?:shipped|dispatched|sent out|versandt|verschickt|expédiée?s?|envoyée?s?|enviad[oa]s?|verzonden|verstuurd)\b"
+)
+# How many items an order holds, said of the order: "All four items in BK-32580", "BK-40317 had three books".
+ORDER_ITEM_COUNT = (
+    rf"\ball\s+(?P<n>{_COUNT_NUMBER})\s+(?:items|books|titles)\s+(?:in|on|of|from)\s+(?:bk-\d+|your order|the order)"
+    rf"|\bboth\s+(?:items|books|titles)\s+(?:in|on|of|from)\s+(?:bk-\d+|your order|the order)"
+    rf"|\bbk-\d+\s+(?:had|has|contains?|contained|includes?|included|held|holds)\s+(?P<m>{_COUNT_NUMBER})\s+"
+    r"(?:items|books|titles)"
+)
+# A reference code of the store's own kind ("RL-55812", "CASE-2291"): like an RMA, a code a tool gave.
+REFERENCE_CODE = r"(?<![\w-])(?!(?:BK|RMA)-)[A-Z]{2,5}-\d{3,}(?![\w-])"
+
 # --- Policy statements ------------------------------------------------------------------------------
 
 NUMBER_WORDS = {
@@ -666,6 +688,11 @@ INVENTED_POLICY: dict[str, str] = {
         r"a su cargo|betaalt|bezahlen)\b"
     ),
     "free_shipping_all": r"\bfree\s+(?:standard\s+)?shipping\s+on\s+(?:all|every|any)\s+orders?\b",
+    # Sale items as a class of their own: the policy knows only the non-returnable categories.
+    "final_sale": (
+        r"\b(?:sale|clearance|discounted|reduced)\s+(?:items?|books?|titles?)\s+(?:are|is)\s+(?:all\s+)?"
+        r"(?:final(?:\s+sale)?|non-?returnable|not returnable)\b"
+    ),
 }
 
 # Refund methods other than the original payment method (a tool result or the policy must name them).

@@ -4,7 +4,7 @@ promises no tool can keep (a follow-up email, a replacement, a refund on the ass
 
 import pytest
 
-from guardrails.output import OFF_TOPIC, UNGROUNDED_COMMITMENT, UNGROUNDED_POLICY, UNGROUNDED_STATUS
+from guardrails.output import MARKDOWN, OFF_TOPIC, UNGROUNDED_COMMITMENT, UNGROUNDED_POLICY, UNGROUNDED_STATUS
 from tests.guardrails.test_output import ELIGIBILITY, ORDER, check
 
 OTHER_ORDER = {
@@ -128,18 +128,18 @@ def test_each_orders_own_status_passes(reply):
         "It was delivered on November 5 and signed for by J. Whitfield.",
         "The driver left it at your front door at 2:14 pm.",
         "It's sitting at your local sorting facility right now.",
+        # a 1Z… number is UPS's format, but no result says UPS carries this parcel
+        "BK-10042 went with UPS, tracking 1Z999AA10123456784.",
     ],
 )
 def test_a_carrier_no_result_names_or_a_tracking_event_is_ungrounded(reply):
-    verdict = check(reply, tool_results=[("lookup_order", OTHER_ORDER)])
+    verdict = check(reply, tool_results=[("lookup_order", OTHER_ORDER), ("lookup_order", ORDER)])
     assert UNGROUNDED_STATUS in verdict.codes, verdict.detail
 
 
 @pytest.mark.parametrize(
     ("reply", "order"),
     [
-        # a 1Z… tracking number is UPS's format
-        ("BK-10042 went with UPS, tracking 1Z999AA10123456784.", ORDER),
         ("I can't see which carrier has it, only the tracking number 9400111899223344556677.", OTHER_ORDER),
         ("I'm sorry the courier left it at the wrong door.", ORDER),
         ("The driver may have left it with a neighbour; it shows as delivered on November 5.", ORDER),
@@ -261,3 +261,89 @@ def test_declining_and_courtesy_are_not_another_subject(reply):
 )
 def test_engagement_after_a_decline_or_around_the_word_hope_is_still_engagement(reply):
     assert OFF_TOPIC in check(reply).codes
+
+
+# --- Round two: yesterday, item counts, reference codes, customs, holds, sale items, italic titles --------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Votre colis BK-10042 a été livré hier.",
+        "BK-10042 was delivered yesterday.",
+        "Uw bestelling BK-10042 is gisteren bezorgd.",
+    ],
+)
+def test_yesterday_as_a_delivery_date_must_be_a_date_of_the_thread(reply):
+    verdict = check(reply)
+    assert UNGROUNDED_STATUS in verdict.codes, verdict.detail
+
+
+def test_yesterday_passes_when_the_thread_has_that_date_and_hier_is_here_in_german():
+    shipped_yesterday = {**OTHER_ORDER, "order_date": "2026-11-19"}
+    assert check("BK-20533 shipped yesterday.", tool_results=[("lookup_order", shipped_yesterday)]).allowed
+    german = "Die Bestellung ist bereits versandt, hier ist die Sendungsnummer 9400111899223344556677."
+    assert check(german, tool_results=[("lookup_order", OTHER_ORDER)]).allowed
+
+
+@pytest.mark.parametrize(
+    ("reply", "wrong"),
+    [
+        ("All four items in BK-10042 were delivered on November 5.", True),
+        ("BK-10042 had two books.", True),
+        ("Both books in BK-10042 are eligible for return.", True),
+        ("All three items in BK-10042 were delivered on November 5.", False),
+        ("BK-10042 had three books.", False),
+        ("I can return two of the three books in BK-10042 for you.", False),
+    ],
+)
+def test_the_number_of_items_said_of_an_order_must_be_its_count(reply, wrong):
+    verdict = check(reply)
+    assert ("how many items the order holds" in (verdict.detail or "")) is wrong, verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("reply", "customer", "allowed"),
+    [
+        ("Je retourlabel RL-55812 is al aangemaakt.", "Waar is BK-10042?", False),
+        ("Your case number is CASE-2291; a colleague will look at it.", "Where is BK-10042?", False),
+        ("I see the reference RL-55812 you mentioned, but I have no record of it.", "Label RL-55812?", True),
+    ],
+)
+def test_a_reference_code_must_come_from_a_result_or_the_customer(reply, customer, allowed):
+    verdict = check(reply, customer_texts=[customer])
+    assert ("ungrounded_rma" not in verdict.codes) is allowed, verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Sí, tu pedido BK-20533 está retenido en la aduana.",
+        "Your parcel is being held at customs in Memphis.",
+        "Ihr Paket liegt beim Zoll.",
+    ],
+)
+def test_a_parcel_said_to_be_at_customs_is_a_tracking_event(reply):
+    assert UNGROUNDED_STATUS in check(reply, tool_results=[("lookup_order", OTHER_ORDER)]).codes
+
+
+def test_putting_an_order_on_hold_is_an_order_change_and_sale_items_are_no_policy():
+    assert UNGROUNDED_COMMITMENT in check("I've put BK-10042 on hold while you're away.").codes
+    verdict = check("Unfortunately sale items are final sale, so C# in Depth can't be returned.")
+    assert UNGROUNDED_POLICY in verdict.codes
+
+
+def test_a_title_set_in_italics_is_markdown_but_a_title_with_an_asterisk_is_not():
+    assert MARKDOWN in check("Vous pouvez retourner *C# in Depth* jusqu'au 5 décembre.").codes
+    assert MARKDOWN not in check("*NSYNC: The Official Book was delivered on November 5.").codes
+
+
+def test_a_title_is_no_participle_in_a_dutch_perfect():
+    dutch_title = {**ELIGIBILITY, "items": [{"item_id": 1, "title": "De kunst van het verdwalen", "price": "16.99"}]}
+    pending = {
+        "effect": {**PENDING_RETURN["effect"], "item_ids": [1], "titles": ["De kunst van het verdwalen"]},
+        "fingerprint": "3f2a",
+    }
+    reply = "Ik heb de retour van De kunst van het verdwalen klaargezet. Na je bevestiging in de app is het klaar."
+    verdict = check(reply, tool_results=[("check_return_eligibility", dutch_title), ("initiate_return", pending)])
+    assert UNGROUNDED_COMMITMENT not in verdict.codes, verdict.detail
