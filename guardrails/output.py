@@ -129,6 +129,9 @@ class Grounding:
             facts.order_ids |= {f"BK-{digits}" for digits in _BARE_ORDER_DIGITS.findall(text)}
             facts.emails |= {email.lower().strip(".") for email in _EMAIL.findall(text)}
         fact_amounts = frozenset(facts.amounts)
+        # Carriers and reference codes are read from the results' text: no field names them. A 1Z… number
+        # is UPS's format, but no result says UPS carries the parcel (two writers labelled that a false fact).
+        results_text = json.dumps([result for _, result in tool_results], ensure_ascii=False)
         policy = _policy_facts(tuple(policy_texts))
         facts.amounts |= policy.amounts
         facts.durations |= policy.durations
@@ -169,11 +172,9 @@ class Grounding:
             policy_words=policy.words,
             ineligible_orders=frozenset(facts.ineligible),
             unreturnable_items=frozenset(facts.unreturnable_items),
-            carriers=frozenset(_carriers(tool_results)),
+            carriers=frozenset(match.group().lower() for match in _CARRIER.finditer(results_text)),
             delivered_dates=frozenset(facts.delivered),
-            reference_codes=frozenset(
-                _REFERENCE_CODE.findall(json.dumps([result for _, result in tool_results]) + " ".join(customer_texts))
-            ),
+            reference_codes=frozenset(_REFERENCE_CODE.findall(results_text + " ".join(customer_texts))),
         )
 
 
@@ -908,12 +909,6 @@ def _item_count_wrong(sentence: str, grounding: Grounding) -> bool:
     held = {title for order_id, title in grounding.order_items if order_id in owners}
     number = match.group("n") or match.group("m")
     return bool(held) and (_number(number) if number else 2) != len(held)
-
-
-def _carriers(tool_results: list[tuple[str, dict]]) -> set[str]:
-    """Carriers named anywhere in the tool results. A 1Z… number is UPS's format, but no result says UPS
-    carries this parcel: naming the carrier is a fact like any other (two writers labelled it so)."""
-    return {match.group().lower() for match in _CARRIER.finditer(json.dumps([r for _, r in tool_results]))}
 
 
 def _tracking_problems(sentence: str, grounding: Grounding) -> list[str]:

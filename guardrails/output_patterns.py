@@ -935,8 +935,10 @@ ENGLISH_SHARE = 0.2
 # engages no subject, whatever it wishes the customer well for ("I hope you have a wonderful trip").
 COURTESY = (
     # "hope", "wish" and "happy" as the speaker's wish, not the nouns ("his hope and his longing for Daisy")
-    r"\b(?:(?:i|we)(?:'d|\s+do|\s+really|\s+truly)?\s+(?:hope|wish)|hoping|hope (?:you|this|that|it|everything|all|"
-    r"your|the)|enjoy|have a (?:great|good|lovely|wonderful|nice|fantastic|safe)|wish(?:ing)? you|congrat\w*|happy|"
+    # (the speaker before "hope" is read behind it: an alternative starting with "i" costs a try at every "i")
+    r"\b(?:(?:(?<=\bi\s)|(?<=\bwe\s)|(?<=\bi'd\s)|(?<=\bdo\s)|(?<=\breally\s)|(?<=\btruly\s))(?:hope|wish)|"
+    r"hoping|hope (?:you|this|that|it|everything|all|your|the)|enjoy|"
+    r"have a (?:great|good|lovely|wonderful|nice|fantastic|safe)|wish(?:ing)? you|congrat\w*|happy|"
     r"safe travels|take care|sounds (?:lovely|great|wonderful|fun|like an? )|good luck|have fun|sorry|apolog\w*|glad|"
     r"thanks?|thank you|welcome|appreciate\w*|understand\w*|frustrat\w*|annoying|inconvenien\w*|stressful|"
     r"patience|no problem|no worries|of course|anything else|let me know|whenever you|feel free|any ?time|"
