@@ -111,6 +111,7 @@ class Grounding:
     carriers: frozenset[str] = frozenset()  # lower-case carrier names a result gives or a tracking number implies
     delivered_dates: frozenset[date] = frozenset()  # the delivery dates of the thread's orders
     reference_codes: frozenset[str] = frozenset()  # "RL-55812": codes a result gave or the customer typed
+    order_totals: frozenset[Decimal] = frozenset()  # the "total" of each order a result gave
 
     @classmethod
     def from_sources(
@@ -175,6 +176,7 @@ class Grounding:
             carriers=frozenset(match.group().lower() for match in _CARRIER.finditer(results_text)),
             delivered_dates=frozenset(facts.delivered),
             reference_codes=frozenset(_REFERENCE_CODE.findall(results_text + " ".join(customer_texts))),
+            order_totals=frozenset(facts.order_totals),
         )
 
 
@@ -240,6 +242,7 @@ class _Facts:
     authors: set[str] = field(default_factory=set)
     ineligible: set[str] = field(default_factory=set)
     unreturnable_items: set[tuple[str, str]] = field(default_factory=set)
+    order_totals: set[Decimal] = field(default_factory=set)
 
 
 def _money(value: object) -> Decimal | None:
@@ -348,6 +351,9 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
     for order in orders:
         if isinstance(order, dict) and name in ("lookup_order", "check_return_eligibility") and _order_id_of(order):
             facts.order_items |= {(_order_id_of(order), title) for title in _item_titles(order)}
+            total = _money(order.get("total"))
+            if total is not None:
+                facts.order_totals.add(total)
     if name == "initiate_return":
         if result.get("rma_number"):
             for title in _item_titles(result) or {""}:
@@ -766,6 +772,11 @@ _YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
 _SHIPPED_WORD = re.compile(patterns.SHIPPED_WORD, re.IGNORECASE)
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _REFERENCE_CODE = re.compile(patterns.REFERENCE_CODE)
+_LEFT_AS_IT_WAS = re.compile(
+    r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
+)
+_ORDER_TOTAL_WORD = re.compile(patterns.ORDER_TOTAL_WORD, re.IGNORECASE)
+_REFUND_CONTEXT = re.compile(patterns.REFUND_CONTEXT, re.IGNORECASE)
 _CONTENTS_SEPARATOR = re.compile(patterns.CONTENTS_SEPARATOR, re.IGNORECASE)
 _COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
 _SCOPE_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|so|then|while)\b")
@@ -897,6 +908,14 @@ def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
     return count
 
 
+def _total_wrong(sentence: str, grounding: Grounding) -> bool:
+    """An order's total stated as an amount no result gave as a total (an item's price, a partial sum)."""
+    if not grounding.order_totals or not _ORDER_TOTAL_WORD.search(sentence) or _REFUND_CONTEXT.search(sentence):
+        return False
+    amounts = [amount for _, amount in _money_matches(sentence)]
+    return len(amounts) == 1 and amounts[0] not in grounding.order_totals
+
+
 def _item_count_wrong(sentence: str, grounding: Grounding) -> bool:
     """ "All four items in BK-32580", "BK-40317 had three books": the order's item count, when the thread knows it."""
     match = _ORDER_ITEM_COUNT.search(sentence)
@@ -948,6 +967,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("items the order does not hold")
         if _item_count_wrong(sentence, grounding):
             problems.append("how many items the order holds")
+        if _total_wrong(sentence, grounding):
+            problems.append("order total")
         # "a été livré hier": yesterday is the date of the delivery or shipment.
         event = _DELIVERY_WORD.search(sentence) or _SHIPPED_WORD.search(sentence)
         if event and _YESTERDAY.search(sentence) and grounding.today - timedelta(days=1) not in grounding.dates:
@@ -1169,6 +1190,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
         handed_off = intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence)
         for match in () if handed_off else _AGENT_ACTION.finditer(sentence):
             verb = (match.group("verb") or match.group("past")).lower()
+            if verb == "left" and _LEFT_AS_IT_WAS.match(sentence, match.end()):
+                continue  # "I've left BK-31575 as it is": nothing was done
             if _RETURN_OBJECT.match(sentence, match.end()) and (grounding.pending_returns or applied_orders):
                 continue  # "I've lined up a return of …": the prepared or written return, checked above
             # A promise made on a condition is still a promise: only a negated or asked one is none.

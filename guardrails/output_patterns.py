@@ -47,6 +47,12 @@ STATUS_CLAIMS: dict[str, str] = {
         r"cancelad[oa]s?|geannuleerd)\b"
     ),
     "out_for_delivery": r"(?:\b(?:is|are)|'s|'re)\s+(?:now\s+|currently\s+)?out for delivery\b",
+    # not delivered yet: "still on its way", "noch unterwegs"
+    "in_transit": (
+        r"(?:\b(?:is|are)|'s|'re)\s+still\s+(?:on (?:its|their) way|in transit)\b"
+        r"|\bnoch\s+unterwegs\b|\btoujours\s+en\s+(?:route|chemin|transit)\b|\btodavía\s+en\s+camino\b"
+        r"|\bnog\s+(?:steeds\s+)?onderweg\b"
+    ),
 }
 # A status word written right after an order number ("BK-40988, which has shipped; BK-40317, delivered",
 # "BK-70456 (delivered)"): the status of that order, whatever other orders the sentence names.
@@ -108,6 +114,7 @@ STATUS_SUPPORT: dict[str, frozenset[str]] = {
     "processing": frozenset({"processing"}),
     "cancelled": frozenset({"cancelled"}),
     "out_for_delivery": frozenset({"out_for_delivery"}),
+    "in_transit": frozenset({"shipped", "out_for_delivery"}),
 }
 
 # --- Commitments ------------------------------------------------------------------------------------
@@ -146,7 +153,7 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"|\bconsider it done\b"
         # German, French, Spanish, Dutch: "die Rücksendung ist gestartet", "le retour a été créé".
         r"|\b(?:rücksendung|rückgabe|retour|retourzending|devolución|retoursending)\b[^.!?]{0,40}?\b"
-        r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|is|werd|wordt)\s+(?:\S+\s+){0,2}?"
+        r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|está|is|werd|wordt)\s+(?:\S+\s+){0,2}?"
         r"(?:gestartet|eingeleitet|erstellt|angelegt|registriert|bestätigt|genehmigt|lancée?|créée?|enregistrée?|"
         r"initiée?|confirmée?|approuvée?|iniciad[oa]|cread[oa]|registrad[oa]|tramitad[oa]|confirmad[oa]|aprobad[oa]|"
         r"gestart|aangemaakt|geregistreerd|bevestigd|goedgekeurd|aangevraagd)\b"
@@ -221,7 +228,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         # (an amount's decimal point is no end of sentence: "de terugbetaling van $22.40 is al goedgekeurd")
         r"\b(?:erstattung|ruckerstattung|rückerstattung|remboursement|reembolso|terugbetaling)\b(?:[^.!?]|\.\d){0,40}?\b"
         r"(?:wurde|ist|a été|a|est|fue|ha sido|se|ya se|está|is|werd)\s+(?:\S+\s+){0,3}?(?:veranlasst|ausgeführt|"
-        r"überwiesen|genehmigt|gutgeschrieben|effectuée?|versée?|approuvée?|émise?|emitido|emitió|procesado|"
+        r"überwiesen|genehmigt|gutgeschrieben|effectuée?|versée?|approuvée?|validée?|émise?|emitido|emitió|procesado|"
         r"aprobado|tramitado|abonado|uitgevoerd|overgemaakt|goedgekeurd|verwerkt|unterwegs|en route|en chemin|"
         r"en camino|onderweg)\b|"
         rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:issued|processed|sent|initiated|credited|released|"
@@ -332,7 +339,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"\bi(?:'ll|\s+will|'ve|\s+have)?\s+(?:also\s+|then\s+|personally\s+|just\s+)?(?:send|sent|email|emailed|"
         r"e-mail|message|messaged|text|texted|drop|dropped|shoot)\s+(?:you\s+)?(?:a|an)\s+(?:quick\s+|short\s+|"
         r"follow-up\s+|reminder\s+|courtesy\s+)?(?:reminder|update|follow-up|message|note|notification|email|e-mail|"
-        r"text|line)\b"
+        r"text|line|copy|invoice|receipt|statement|summary)\b"
         r"|\bi(?:'ll|\s+will)\s+(?:email|e-mail|message|text|call|ring|contact|notify)\s+you\b"
         r"|\bje\s+(?:vous|te)\s+(?:enverrai|écrirai|recontacterai|rappellerai|tiendrai)\b"
         r"|\bich\s+(?:schicke|sende|schreibe|werde)\s+(?:ihnen|dir)\s+(?:\S+\s+){0,3}?(?:e-mail|mail|nachricht|"
@@ -524,6 +531,15 @@ ORDER_ITEM_COUNT = (
     rf"|\bbk-\d+\s+(?:had|has|contains?|contained|includes?|included|held|holds)\s+(?P<m>{_COUNT_NUMBER})\s+"
     r"(?:items|books|titles)"
 )
+# An order's total stated ("Your order total for BK-31330 was $18.25"): the total a result gave, not a
+# price or a sum of some items. A refund's total is a refund amount, checked as one.
+# ("in total" and "total $161.75 between them" add up some items: a subset's sum, grounded as such)
+ORDER_TOTAL_WORD = (
+    r"\b(?:order total|total (?:for|of|on) (?:your order|the order|this order|bk-\d+)|"
+    r"(?:your|the|this) order(?: bk-\d+)? (?:came|comes) to|gesamtbetrag|montant total de (?:la|votre) commande|"
+    r"total de (?:la|votre) commande|total del pedido|totaalbedrag)\b"
+)
+REFUND_CONTEXT = r"\b(?:refund\w*|back|credit\w*|(?:rück)?erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*|terug)\b"
 # A reference code of the store's own kind ("RL-55812", "CASE-2291"): like an RMA, a code a tool gave.
 REFERENCE_CODE = r"(?<![\w-])(?!(?:BK|RMA)-)[A-Z]{2,5}-\d{3,}(?![\w-])"
 
@@ -662,6 +678,8 @@ INVENTED_POLICY: dict[str, str] = {
         r"\b(?:opened|read|used|damaged|annotated)\s+(?:books?|items?|copies)\s+(?:can|may|are)\s+(?:still\s+|also\s+)?"
         r"(?:be\s+)?returned\b"
     ),
+    # Store credit instead of a refund: refunds go to the original payment method.
+    "store_credit": r"\b(?:for|as|in|into)\s+(?:store|bookly)\s+credit\b",
     "exchange": (
         r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+exchanges\b"
         r"|\b(?:we|i)\s+(?:can|could|'d|would|will|'ll)\s+(?:also\s+|happily\s+|gladly\s+)?(?:exchange|swap)\b"
@@ -904,6 +922,7 @@ EMPATHY_OPENER = (
 # content about no part of support is engagement, however few words it has.
 DIGRESSION = (
     r"^\W*(?:incidentally|by the way|fun fact|as an aside|on another note|on a different note|unrelated,?|"
+    r"did you know|i hear|i heard|apparently|rumou?r has it|"
     r"übrigens|nebenbei(?: bemerkt)?|apropos|au fait|d'ailleurs|par ailleurs|soit dit en passant|por cierto|"
     r"a propósito|dicho sea de paso|trouwens|overigens|tussen haakjes)\b"
 )

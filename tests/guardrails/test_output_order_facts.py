@@ -347,3 +347,69 @@ def test_a_title_is_no_participle_in_a_dutch_perfect():
     reply = "Ik heb de retour van De kunst van het verdwalen klaargezet. Na je bevestiging in de app is het klaar."
     verdict = check(reply, tool_results=[("check_return_eligibility", dutch_title), ("initiate_return", pending)])
     assert UNGROUNDED_COMMITMENT not in verdict.codes, verdict.detail
+
+
+# --- Round three: totals, "still on its way", store credit, follow-up copies, digressions ----------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "wrong"),
+    [
+        ("Your order total for BK-10042 was $16.99.", True),
+        ("Der Gesamtbetrag von BK-10042 war 26,49 $.", True),
+        ("Your order total for BK-10042 was $33.98.", False),
+        ("The total refund for both books would be $33.98.", False),  # a refund's total is a refund amount
+        ("C# in Depth was $16.99 of the $33.98 total.", False),
+        ("The two books come to $33.98 in total.", False),
+    ],
+)
+def test_an_orders_total_must_be_the_total_a_result_gave(reply, wrong):
+    verdict = check(reply)
+    assert ("order total" in (verdict.detail or "")) is wrong, verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("reply", "order", "allowed"),
+    [
+        ("Not yet, BK-10042 is still on its way.", ORDER, False),
+        ("BK-10042 is still in transit.", ORDER, False),
+        ("BK-20533 is still on its way.", OTHER_ORDER, True),
+        ("Ihre Bestellung BK-20533 ist noch unterwegs.", OTHER_ORDER, True),
+    ],
+)
+def test_still_on_its_way_is_not_said_of_a_delivered_order(reply, order, allowed):
+    verdict = check(reply, tool_results=[("lookup_order", order)])
+    assert (UNGROUNDED_STATUS not in verdict.codes) is allowed, verdict.detail
+
+
+def test_store_credit_is_invented_policy_unless_declined():
+    assert UNGROUNDED_POLICY in check("Read books can't be refunded, but you can return them for store credit.").codes
+    assert UNGROUNDED_POLICY not in check("Refunds go to your original payment method, not store credit.").codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Sure, I've emailed you a copy of the invoice for BK-10042.",
+        "¡Listo! Tu devolución está confirmada y recibirás 16,99 $ en tu Visa.",
+        "En effet, le remboursement de 16,99 $ pour BK-10042 a bien été validé.",
+    ],
+)
+def test_an_emailed_copy_and_other_language_confirmations_need_a_tool(reply):
+    assert UNGROUNDED_COMMITMENT in check(reply).codes
+
+
+def test_leaving_an_order_as_it_is_is_no_action():
+    reply = "No problem, I've left BK-10042 as it is, and no return was created."
+    assert UNGROUNDED_COMMITMENT not in check(reply).codes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "BK-10042 was delivered on November 5. Did you know the author is writing a sequel set in Lisbon?",
+        "You're welcome! I hear it's going to be a scorcher this weekend, so stay hydrated.",
+    ],
+)
+def test_a_did_you_know_or_i_hear_digression_is_engagement(reply):
+    assert OFF_TOPIC in check(reply).codes
