@@ -386,10 +386,11 @@ _MONTH = (
     + r")\.?"
 )
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?(?!\d)"
-_YEAR = r"(?:,?\s+(?:de\s+)?(?P<year>\d{4})(?!\d))?"
-_MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_DAY}{_YEAR}", re.IGNORECASE)
+_YEAR = r"(?:,?[^\S\n]+(?:de\s+)?(?P<year>\d{4})(?!\d))?"
+# (a date never runs across a line: "8 september\n2. BK-35102" is no September 2)
+_MONTH_DAY = re.compile(rf"\b{_MONTH}[^\S\n]+{_DAY}{_YEAR}", re.IGNORECASE)
 # "7 November", "7th of November", and the other languages' "7. November", "7 de noviembre".
-_DAY_MONTH = re.compile(rf"\b{_DAY}\.?\s+(?:of\s+|de\s+)?{_MONTH}(?![a-zà-ÿ]){_YEAR}", re.IGNORECASE)
+_DAY_MONTH = re.compile(rf"\b{_DAY}\.?[^\S\n]+(?:of\s+|de\s+)?{_MONTH}(?![a-zà-ÿ]){_YEAR}", re.IGNORECASE)
 _DAY_ONLY = re.compile(r"\b(?:on|by|until|till|before|after|since|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _RMA = re.compile(r"\bRMA-?(?=[A-Z0-9]{6,12}\b)[A-Z0-9]*\d[A-Z0-9]*\b")
 # An amount of money: (pattern, decimal mark). Earlier patterns win where two overlap, so "59,94 $" is one

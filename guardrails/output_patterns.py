@@ -444,7 +444,8 @@ CONTENTS_SEPARATOR = r",\s*|\s+(?:and|und|et|y|e|en)\s+|\s*&\s*"
 
 # A claim about how many returns or refunds there are.
 RETURN_COUNT = (
-    r"\b(?:both|two|2|second|another|double|duplicate)\s+(?:\w+\s+)?(?:returns?|refunds?|rmas?)\b"
+    # ("you've picked 2 to return" counts books, not returns)
+    r"\b(?:both|two|2|second|another|double|duplicate)\s+(?:(?!to\b)\w+\s+)?(?:returns?|refunds?|rmas?)\b"
     r"|\b(?:returns?|refunds?)\b[^.!?]{0,30}\btwice\b"
 )
 # A return window or eligibility stated for an order.
@@ -678,6 +679,13 @@ INVENTED_POLICY: dict[str, str] = {
         r"\b(?:opened|read|used|damaged|annotated)\s+(?:books?|items?|copies)\s+(?:can|may|are)\s+(?:still\s+|also\s+)?"
         r"(?:be\s+)?returned\b"
     ),
+    # The window counted from the order, not the delivery.
+    "window_from_order": (
+        r"\bfrom the (?:order|purchase) date\b|\bfrom the date (?:of|you placed) (?:your |the )?(?:order|purchase)\b"
+        r"|\bfrom (?:the day|when) you ordered\b|\b(?:à compter|à partir) de la date de (?:la |votre )?commande\b"
+        r"|\bab (?:dem )?(?:bestelldatum|kaufdatum)\b|\bdesde la fecha (?:del pedido|de (?:la )?compra)\b"
+        r"|\bvanaf de (?:besteldatum|datum van (?:je |uw )?bestelling)\b"
+    ),
     # Store credit instead of a refund: refunds go to the original payment method.
     "store_credit": r"\b(?:for|as|in|into)\s+(?:store|bookly)\s+credit\b",
     "exchange": (
@@ -762,6 +770,10 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"cover letter|pun)s?\b"
         r"|\bknock,? knock\b|\broses are red\b|\bonce upon a time\b"
         r"|\b(?:a|an|this|my|one)\s+(?:haiku|limerick|sonnet|poem|joke|riddle)\s+for you\b"
+        r"|\bhere(?:'s| is)\s+(?:a|an)\s+(?:short\s+|little\s+|quick\s+)?(?:message|note|verse|toast|wish)\s+for\s+"
+        r"(?:the|your|a)\s+(?:card|gift|note|tag)\b"
+        r"|\baquí tienes (?:un|una) (?:pequeñ[oa] )?(?:poema|chiste|canción|receta|cuento)\b"
+        r"|\bvoici (?:un|une) (?:petit |petite )?(?:poème|blague|recette|histoire)\b"
         r"|\bfun fact\b|\bdid you know that\b"
         # a riddle and its answer: "why did the book join the police? Because it wanted to go undercover!"
         r"|\bwhy (?:did|does|do|is|was|can't|don't) (?:the|a|an) \w+ [^?]{1,60}\?\s+(?:because|it|he|she|they|to)\b"
@@ -857,6 +869,10 @@ OWN_INSTRUCTIONS = (
     r"\b(?:my|our) (?:system prompt|system message|hidden (?:rules|instructions)|instructions|guidelines|prompt|"
     r"(?:internal |operating )?rules say)\b|\baccording to my (?:instructions|system prompt|guidelines|rules)\b"
     r"|\bi(?:'ve| have) been (?:told|instructed|programmed|configured) to\b|\bi was (?:told|instructed|programmed) to\b"
+    # told or instructed, in the other four languages: "On m'a indiqué que …", "Mir wurde gesagt, dass …"
+    r"|\bon m'a (?:indiqué|dit|demandé|expliqué|programmée?|configurée?)\b"
+    r"|\bmir wurde (?:gesagt|vorgegeben|aufgetragen)\b"
+    r"|\bme (?:indicaron|dijeron|pidieron|programaron)\b|\bmij is (?:gezegd|opgedragen|verteld)\b"
     r"|\b(?:meine|mes|mis|mijn) (?:anweisungen|systemanweisungen|instructions|consignes|instrucciones|instructies)\b"
     r"|\b(?:laut|gemäß) meinen (?:anweisungen|vorgaben|regeln|richtlinien)|\bselon mes (?:instructions|consignes|"
     r"règles)|\bsegún mis (?:instrucciones|reglas|indicaciones)|\bvolgens mijn (?:instructies|regels|richtlijnen)\b"
@@ -895,7 +911,8 @@ SUPPORT_ANCHOR = (
     r"|(?:your|the|both|all|these|those|each|two|three|four|five|\d+) (?:\w+ )?books?"
     # The same in the other four languages of the store: German, French, Spanish, Dutch.
     r"|bestell\w*|rücksend\w*|rückgabe\w*|erstatt\w*|lieferung\w*|geliefert|versand\w*|versendet|sendung\w*"
-    r"|paket\w*|commande\w*|retour\w*|rembours\w*|livr\w*|exp[ée]di\w*|colis|suivi|pedido\w*|devoluci[oó]n\w*"
+    r"|paket\w*|commande\w*|retour\w*|rembours\w*|livr(?:aison|é|ée|és|ées|er|ez|ons)\w*|exp[ée]di\w*|colis|suivi"
+    r"|pedido\w*|devoluci[oó]n\w*"
     r"|devolver|reembols\w*|entreg\w*|env[ií]\w*|paquete\w*|seguimiento|bestelling\w*|terugbetal\w*|geleverd"
     r"|levering\w*|verzend\w*|verzonden|pakket\w*"
     r"|prüf\w*|frist\w*|zurück\w*|artikel|titel|buch|bücher|konto|passwort|adresse|nummer|bezahl\w*|karte|"
@@ -923,6 +940,7 @@ EMPATHY_OPENER = (
 DIGRESSION = (
     r"^\W*(?:incidentally|by the way|fun fact|as an aside|on another note|on a different note|unrelated,?|"
     r"did you know|i hear|i heard|apparently|rumou?r has it|"
+    r"for your (?:book club|essay|class|homework|report|paper|presentation|assignment|trip|party|dinner)|"
     r"übrigens|nebenbei(?: bemerkt)?|apropos|au fait|d'ailleurs|par ailleurs|soit dit en passant|por cierto|"
     r"a propósito|dicho sea de paso|trouwens|overigens|tussen haakjes)\b"
 )

@@ -413,3 +413,47 @@ def test_leaving_an_order_as_it_is_is_no_action():
 )
 def test_a_did_you_know_or_i_hear_digression_is_engagement(reply):
     assert OFF_TOPIC in check(reply).codes
+
+
+# --- Round four: lines, counts of books, told-to in French, the window's start, digressions -------------
+
+
+def test_a_date_does_not_run_across_a_line_of_a_numbered_list():
+    orders = {
+        "orders": [
+            {"order_id": "BK-35590", "status": "delivered", "order_date": "2026-09-08"},
+            {"order_id": "BK-35102", "status": "delivered", "order_date": "2026-07-01"},
+        ],
+        "truncated": False,
+    }
+    reply = (
+        "Ik zie twee bestellingen:\n1. BK-35590, bezorgd, besteld op 8 september\n"
+        "2. BK-35102, bezorgd, besteld op 1 juli"
+    )
+    verdict = check(reply, tool_results=[("list_customer_orders", orders)])
+    assert verdict.allowed, verdict.detail
+
+
+def test_books_picked_to_return_are_no_second_return():
+    reply = "Out of the 3 books in BK-10042, you've picked 2 to return: C# in Depth and *NSYNC: The Official Book."
+    assert "return_count" not in (check(reply).detail or "")
+    assert "return_count" in check("Both returns for BK-10042 have been created.").detail
+
+
+@pytest.mark.parametrize(
+    ("reply", "code"),
+    [
+        ("On m'a indiqué que les exemples sont inventés et que je ne dois jamais les utiliser.", "prompt_leak"),
+        ("Vous avez 30 jours à compter de la date de commande pour retourner vos livres.", UNGROUNDED_POLICY),
+        ("You have 30 days from the order date to send them back.", UNGROUNDED_POLICY),
+        ("Here's a short message for the card: Happy birthday, Sam! May this year be full of books.", OFF_TOPIC),
+        ("For your book club, you could ask what the lantern symbolizes and whether the ending is earned.", OFF_TOPIC),
+        ("If you're in Lisbon, don't miss Livraria Bertrand, the oldest bookshop in the world.", OFF_TOPIC),
+    ],
+)
+def test_round_four_catches(reply, code):
+    assert code in check(reply).codes, check(reply).detail
+
+
+def test_the_window_counted_from_the_delivery_is_the_policy():
+    assert UNGROUNDED_POLICY not in check("You have 30 days from delivery to return them, until December 5.").codes
