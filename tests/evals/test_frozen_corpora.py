@@ -49,6 +49,8 @@ PINNED_SHA256 = {
     "l0_test14.jsonl": "2f5fa5263377e9bb928bc53e382351d99d0f086adb134ec01eeff31c08109fd6",
     "l4_test15.jsonl": "e56c12366e49f0389baf82f5f4ff57247e32aeaa3b42ce2a0244f0ed81e74779",
     "l4_test16.jsonl": "641a02b5d8e4e1044a11a90405a9fc8cfce660d83738fbec8175984dda4b01a3",
+    "l4_test17.jsonl": "4ede78adc24c06c82e6dab2f4632103d32fcb25c98eb6deda7ea9b7f9e1c4a9d",
+    "l4_test18.jsonl": "223dd4b152557abb2774c3b0190c3b2a887fa1921a7a90e61c17d88771f26926",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -87,10 +89,13 @@ MINIMUM = {
     "l0_test14.jsonl": {"pass": 235, "flag": 215},
     "l4_test15.jsonl": {"pass": 190, "block": 130},
     "l4_test16.jsonl": {"pass": 190, "block": 130},
+    "l4_test17.jsonl": {"pass": 185, "block": 125},
+    "l4_test18.jsonl": {"pass": 185, "block": 120},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k- (third to fourteenth L0 parts),
-# l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k- (third to sixteenth L4 parts).
+# l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i- (third to eighteenth
+# L4 parts).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",
@@ -122,6 +127,8 @@ ID_PREFIX = {
     "l0_test14.jsonl": "l0k",
     "l4_test15.jsonl": "l4l",
     "l4_test16.jsonl": "l4k",
+    "l4_test17.jsonl": "l4j",
+    "l4_test18.jsonl": "l4i",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3- and tune4-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
