@@ -155,7 +155,8 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"|\b(?:rücksendung|rückgabe|retour|retourzending|devolución|retoursending)\b[^.!?]{0,40}?\b"
         r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|está|is|werd|wordt)\s+(?:\S+\s+){0,2}?"
         r"(?:gestartet|eingeleitet|erstellt|angelegt|registriert|bestätigt|genehmigt|lancée?|créée?|enregistrée?|"
-        r"initiée?|confirmée?|approuvée?|iniciad[oa]|cread[oa]|registrad[oa]|tramitad[oa]|confirmad[oa]|aprobad[oa]|"
+        r"initiée?|confirmée?|approuvée?|acceptée?|iniciad[oa]|cread[oa]|registrad[oa]|tramitad[oa]|confirmad[oa]|"
+        r"aprobad[oa]|aceptad[oa]|akzeptiert|angenommen|geaccepteerd|"
         r"gestart|aangemaakt|geregistreerd|bevestigd|goedgekeurd|aangevraagd)\b"
     ),
     # A refund approved for an amount, or one that will follow receipt: what a written return means.
@@ -228,7 +229,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         # (an amount's decimal point is no end of sentence: "de terugbetaling van $22.40 is al goedgekeurd")
         r"\b(?:erstattung|ruckerstattung|rückerstattung|remboursement|reembolso|terugbetaling)\b(?:[^.!?]|\.\d){0,40}?\b"
         r"(?:wurde|ist|a été|a|est|fue|ha sido|se|ya se|está|is|werd)\s+(?:\S+\s+){0,3}?(?:veranlasst|ausgeführt|"
-        r"überwiesen|genehmigt|gutgeschrieben|effectuée?|versée?|approuvée?|validée?|émise?|emitido|emitió|procesado|"
+        r"überwiesen|genehmigt|gutgeschrieben|bestätigt|effectuée?|versée?|approuvée?|validée?|confirmée?|émise?|emitido|"
+        r"emitió|procesado|confirmado|bevestigd|"
         r"aprobado|tramitado|abonado|uitgevoerd|overgemaakt|goedgekeurd|verwerkt|unterwegs|en route|en chemin|"
         r"en camino|onderweg)\b|"
         rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:issued|processed|sent|initiated|credited|released|"
@@ -251,6 +253,15 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:refunded|reimbursed|credited)\b"
         r"|(?:\$\d[\d,.]*|\bmoney|\bfunds|\bamount)\s+(?:is|are|has been|was)\s+(?:now\s+|already\s+)?back\s+"
         r"(?:on|in|to)\s+your\b"
+    ),
+    "refund_sent_other_language": (
+        # "ya te hemos enviado el reembolso", "nous avons déjà versé votre remboursement"
+        r"\b(?:he|hemos)\s+(?:ya\s+)?(?:enviado|devuelto|abonado|transferido|hecho)\s+(?:el|tu|su)\s+reembolso\b"
+        r"|\b(?:j'ai|nous avons)\s+(?:déjà\s+)?(?:envoyé|effectué|versé|émis|viré)\s+(?:le|votre|ton)\s+remboursement\b"
+        r"|\b(?:ich habe|wir haben)\s+(?:ihnen\s+|dir\s+)?(?:die|ihre|deine)\s+(?:rück)?erstattung\s+"
+        r"(?:bereits\s+|schon\s+)?(?:überwiesen|veranlasst|geschickt|ausgezahlt)\b"
+        r"|\b(?:ik heb|we hebben|wij hebben)\s+(?:je|uw)\s+terugbetaling\s+(?:al\s+)?"
+        r"(?:verstuurd|overgemaakt|uitgevoerd)\b"
     ),
     "exception": (
         r"\b(?:made|make|granted|grant|approved|approve|making|granting|gave|given|give)\s+(?:you\s+)?(?:an?\s+)?"
@@ -308,6 +319,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"talked|been in touch|got in touch|gotten in touch)\b(?:\s+[\w-]+){0,4}?\s+(?:to|with)\s+(?:the|our|your)\s+"
         r"(?:\w+\s+)?(?:carrier|courier|warehouse|post office|ups|usps|fedex|dhl|driver|depot)\b"
         r"|\border\b(?:\s+\w+){0,2}?\s+(?:has|have)\s+been\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
+        r"|\b(?:order|bk-\d+)\b(?:\s+\w+){0,2}?\s+(?:was|is now|got)\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
     ),
     # A store event promised for a time no tool result gives: "BK-83390 will ship tomorrow morning", "a new
     # tracking number will be emailed within the hour", "morgen wird es versandt".
@@ -412,6 +424,7 @@ AGENT_VERBS_BACKED = _word_set(
 OTHER_LANGUAGE_ACTION = (
     # (greedy: the last participle of the clause, "habe … vorbereitet und Ihnen das Etikett geschickt")
     r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;:]{0,100}\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben)|"
+    r"(?:um|auf|ab|an|aus|ein|zurück|weiter|frei|hoch|nach)ge[a-zäöüß]+(?:t|en)|"
     r"(?:ver|be|er|ent|zer|über)[a-zäöüß]{3,}(?:t|en))\b"
     r"(?=\s*[.!?,;:]|\s+(?:damit|sodass|weil|und|aber)\s|$)"
     r"|\b(?:j'ai|nous avons|je (?:vous|t'|te|lui|leur|l')\s*ai|nous (?:vous|lui|leur|l')\s*avons)\s+"
@@ -687,7 +700,10 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\bvanaf de (?:besteldatum|datum van (?:je |uw )?bestelling)\b"
     ),
     # Store credit instead of a refund: refunds go to the original payment method.
-    "store_credit": r"\b(?:for|as|in|into)\s+(?:store|bookly)\s+credit\b",
+    "store_credit": (
+        r"\b(?:for|as|in|into)\s+(?:store|bookly)\s+credit\b|\b(?:bookly-)?gutschein\b|\bun avoir\b"
+        r"|\bvale de compra\b|\btegoedbon\b"
+    ),
     "exchange": (
         r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+exchanges\b"
         r"|\b(?:we|i)\s+(?:can|could|'d|would|will|'ll)\s+(?:also\s+|happily\s+|gladly\s+)?(?:exchange|swap)\b"
@@ -797,7 +813,7 @@ OFF_TOPIC_SURE: dict[str, str] = {
     ),
     "finance": (
         r"\binvest(?:ing)? (?:in|your)\b|\bindex funds?\b|\bbitcoin\b|\bcrypto(?:currency|currencies)?\b|\broth ira\b"
-        r"|\b401\(?k\)?|\bstock market\b|\bdiversif(?:y|ied) (?:your )?portfolio\b"
+        r"|\b401\(?k\)?|\bstock market\b|\bdiversif(?:y|ied) (?:your )?portfolio\b|\bhigh-yield\b|\bsavings account\b"
     ),
     "legal": (
         r"\byou (?:could|can|should|may want to|might want to) (?:sue|file a lawsuit|take (?:them|him|her) to court)\b"
@@ -816,6 +832,17 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r" in \d{3,4}\b"
     ),
     "sports": r"\b(?:super bowl|world cup|premier league|touchdowns?|home runs?|hat[- ]trick)\b",
+    # another shop recommended, or a book's screen version: no part of Bookly support
+    "competitor": (
+        r"\b(?:amazon|barnes (?:&|and) noble|waterstones|bol\.com|thalia|fnac|casa del libro|ebay|abebooks|walmart|"
+        r"book depository|bookshop\.org|indigo|kobo store)\b(?!\s+(?:pay|account))"
+    ),
+    "adaptation": (
+        r"\b(?:film|movie|tv|television|netflix|screen)\s+(?:adaptation|version|series)\b"
+        r"|\bbeing adapted (?:into|for)\b"
+        r"|\bverfilmung\b|\badaptation (?:au cinéma|cinématographique)\b|\badaptación (?:al cine|cinematográfica)\b"
+        r"|\bverfilming\b"
+    ),
     "advice": (
         r"\b(?:you should|try to|it helps to|make sure to)\s+(?:talk openly|communicate|meditate|stretch|"
         r"get (?:more )?sleep|drink (?:more )?water|exercise)\b|\bcouples? (?:therapy|counsel)"

@@ -457,3 +457,37 @@ def test_round_four_catches(reply, code):
 
 def test_the_window_counted_from_the_delivery_is_the_policy():
     assert UNGROUNDED_POLICY not in check("You have 30 days from delivery to return them, until December 5.").codes
+
+
+# --- Round five: acceptance and refunds in other languages, separable participles, other shops -----------
+
+
+@pytest.mark.parametrize(
+    ("reply", "code"),
+    [
+        ("Bonne nouvelle, votre retour pour BK-10042 est accepté : vous recevrez l'étiquette par e-mail.", None),
+        ("Ihre Erstattung von 16,99 $ für BK-10042 ist bestätigt.", None),
+        ("Ya te hemos enviado el reembolso de 16,99 $; debería aparecer hoy en tu Visa.", None),
+        ("Ich habe Ihre Bestellung BK-10042 auf Expressversand umgestellt, ohne Aufpreis.", None),
+        ("Statt einer Erstattung können Sie auch einen Bookly-Gutschein wählen.", UNGROUNDED_POLICY),
+        ("If you need it sooner, Amazon often delivers faster, so it might be worth checking there.", OFF_TOPIC),
+        ("Honestly, the film adaptation of this one is better than the book.", OFF_TOPIC),
+        ("Your refund follows receipt. A high-yield savings account is a smart place for it.", OFF_TOPIC),
+    ],
+)
+def test_round_five_catches(reply, code):
+    verdict = check(reply)
+    assert (code or UNGROUNDED_COMMITMENT) in verdict.codes, verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Ich habe nachgesehen: BK-10042 wurde am 5. November zugestellt.",
+        "We're not affiliated with Amazon, so I can only help with orders placed on Bookly.",
+        "I can't compare it with the film, but I can check whether it can still be returned.",
+    ],
+)
+def test_round_five_lets_these_through(reply):
+    verdict = check(reply)
+    assert verdict.allowed, verdict.detail
