@@ -773,6 +773,7 @@ _YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
 _SHIPPED_WORD = re.compile(patterns.SHIPPED_WORD, re.IGNORECASE)
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _REFERENCE_CODE = re.compile(patterns.REFERENCE_CODE)
+_WINDOW_CLOSED = re.compile(r"\b(?:window|deadline)\b[^.!?]{0,40}\b(?:closed|ended|expired|ran out)\b", re.IGNORECASE)
 _LEFT_AS_IT_WAS = re.compile(
     r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
 )
@@ -891,6 +892,10 @@ def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
         known = {state for owner, state in grounding.statuses if owner == order_id}
         if not known:
             continue
+        # "I'm not able to change where BK-120455 is delivered": the number sits in a clause that asks or denies.
+        lead = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
+        if _NEGATION.search(lead) or re.search(r"\b(?:where|whether|if|when|once)\b", lead, re.IGNORECASE):
+            continue
         end = found[index + 1].start() if index + 1 < len(found) else len(sentence)
         # "(BK-31507 and BK-29415) or cancelled (BK-30988)": a closing bracket ends what is said of the number.
         span = sentence[match.end() : end].split(")")[0]
@@ -927,7 +932,7 @@ def _item_count_wrong(sentence: str, grounding: Grounding) -> bool:
     if len(owners) != 1:
         return False
     held = {title for order_id, title in grounding.order_items if order_id in owners}
-    number = match.group("n") or match.group("m")
+    number = match.group("n") or match.group("m") or match.group("k")
     return bool(held) and (_number(number) if number else 2) != len(held)
 
 
@@ -971,7 +976,7 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
         if _total_wrong(sentence, grounding):
             problems.append("order total")
         # "a été livré hier": yesterday is the date of the delivery or shipment.
-        event = _DELIVERY_WORD.search(sentence) or _SHIPPED_WORD.search(sentence)
+        event = _DELIVERY_WORD.search(sentence) or _SHIPPED_WORD.search(sentence) or _WINDOW_CLOSED.search(sentence)
         if event and _YESTERDAY.search(sentence) and grounding.today - timedelta(days=1) not in grounding.dates:
             problems.append("yesterday")
         problems += _tracking_problems(sentence, grounding)

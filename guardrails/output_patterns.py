@@ -544,6 +544,11 @@ ORDER_ITEM_COUNT = (
     rf"|\bboth\s+(?:items|books|titles)\s+(?:in|on|of|from)\s+(?:bk-\d+|your order|the order)"
     rf"|\bbk-\d+\s+(?:had|has|contains?|contained|includes?|included|held|holds)\s+(?P<m>{_COUNT_NUMBER})\s+"
     r"(?:items|books|titles)"
+    # "Alle drei Artikel aus BK-72051", "les trois livres de BK-…", "los tres libros del pedido BK-…"
+    r"|\b(?:alle|les|tous les|los|todos los)\s+(?P<k>zwei|drei|vier|fünf|deux|trois|quatre|cinq|dos|tres|cuatro|"
+    r"cinco|twee|drie|vier|vijf|\d{1,2})\s+(?:artikel|bücher|titel|livres|articles|titres|libros|artículos|títulos|"
+    r"boeken|artikelen|titels)\s+(?:aus|in|von|de|du|des|del|uit|van)\s+(?:(?:der|la|votre|el|tu|su|je|uw)\s+)?"
+    r"(?:bestellung\s+|commande\s+|pedido\s+|bestelling\s+)?bk-\d+"
 )
 # An order's total stated ("Your order total for BK-31330 was $18.25"): the total a result gave, not a
 # price or a sum of some items. A refund's total is a refund amount, checked as one.
@@ -698,6 +703,8 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\bfrom (?:the day|when) you ordered\b|\b(?:à compter|à partir) de la date de (?:la |votre )?commande\b"
         r"|\bab (?:dem )?(?:bestelldatum|kaufdatum)\b|\bdesde la fecha (?:del pedido|de (?:la )?compra)\b"
         r"|\bvanaf de (?:besteldatum|datum van (?:je |uw )?bestelling)\b"
+        r"|\b(?:siguientes a|después de|desde) la compra\b|\b(?:suivant|après) (?:l'achat|la commande)\b"
+        r"|\bnach dem kauf\b|\bna (?:de )?aankoop\b|\bafter (?:the )?purchase\b|\bdays of (?:the |your )?purchase\b"
     ),
     # Store credit instead of a refund: refunds go to the original payment method.
     "store_credit": (
@@ -707,6 +714,7 @@ INVENTED_POLICY: dict[str, str] = {
     "exchange": (
         r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+exchanges\b"
         r"|\b(?:we|i)\s+(?:can|could|'d|would|will|'ll)\s+(?:also\s+|happily\s+|gladly\s+)?(?:exchange|swap)\b"
+        r"|\byou\s+(?:can|could|may)\s+(?:also\s+|always\s+)?(?:exchange|swap)\s+(?:it|them|the book|your)\b"
         r"|\b(?:umtauschen|umgetauscht|échanger|échangé|cambiarlo|cambiarla|cambiarlos|omruilen|ruilen)\b"
         # replacing instead of refunding is an exchange too: "If a book arrives damaged, we always replace it"
         r"|\b(?:we|i)\s+(?:always\s+|will\s+|'ll\s+|can\s+|happily\s+|simply\s+)*(?:replace|reship|re-ship|resend|re-send)"

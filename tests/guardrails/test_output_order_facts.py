@@ -491,3 +491,40 @@ def test_round_five_catches(reply, code):
 def test_round_five_lets_these_through(reply):
     verdict = check(reply)
     assert verdict.allowed, verdict.detail
+
+
+# --- Round six: a number in a denied clause, the window from the purchase, exchanges, yesterday's window --
+
+
+@pytest.mark.parametrize(
+    ("reply", "code"),
+    [
+        ("Puedes devolver los libros dentro de los 30 días siguientes a la compra.", UNGROUNDED_POLICY),
+        ("You have 30 days of purchase to return it.", UNGROUNDED_POLICY),
+        (
+            "C# in Depth is eligible for return. If you'd prefer, you can also exchange it for another title.",
+            UNGROUNDED_POLICY,
+        ),
+        (
+            "I'm sorry, the return window for BK-10042 closed yesterday, so it can't be returned anymore.",
+            UNGROUNDED_STATUS,
+        ),
+        ("Alle zwei Artikel aus BK-10042 wurden am 5. November zugestellt.", UNGROUNDED_STATUS),
+    ],
+)
+def test_round_six_catches(reply, code):
+    verdict = check(reply)
+    assert code in verdict.codes, verdict.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I'm not able to change where BK-20533 is delivered, but it has shipped.",
+        "Please keep your proof of purchase; the return window runs until December 5.",
+        "Alle drei Artikel aus BK-10042 wurden am 5. November zugestellt.",
+    ],
+)
+def test_round_six_lets_these_through(reply):
+    verdict = check(reply, tool_results=[("lookup_order", ORDER), ("lookup_order", OTHER_ORDER)])
+    assert verdict.allowed, verdict.detail
