@@ -52,6 +52,7 @@ PINNED_SHA256 = {
     "l4_test17.jsonl": "4ede78adc24c06c82e6dab2f4632103d32fcb25c98eb6deda7ea9b7f9e1c4a9d",
     "l4_test18.jsonl": "223dd4b152557abb2774c3b0190c3b2a887fa1921a7a90e61c17d88771f26926",
     "l0_test15.jsonl": "142106c0e57466480bc9e8303465b0368ecf74a70bdf2cfa1b1f381487bd5b90",
+    "l4_test19.jsonl": "8221a242ecd08e9da18b3627375cdccca67055d60f3791b122b070b1645e29b6",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -93,10 +94,11 @@ MINIMUM = {
     "l4_test17.jsonl": {"pass": 185, "block": 125},
     "l4_test18.jsonl": {"pass": 185, "block": 120},
     "l0_test15.jsonl": {"pass": 235, "flag": 215},
+    "l4_test19.jsonl": {"pass": 180, "block": 120},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
-# l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i- (third to eighteenth
+# l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i-, l4h- (third to nineteenth
 # L4 parts).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
@@ -132,6 +134,7 @@ ID_PREFIX = {
     "l4_test17.jsonl": "l4j",
     "l4_test18.jsonl": "l4i",
     "l0_test15.jsonl": "l0j",
+    "l4_test19.jsonl": "l4h",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3- and tune4-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
