@@ -773,6 +773,13 @@ _YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
 _SHIPPED_WORD = re.compile(patterns.SHIPPED_WORD, re.IGNORECASE)
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _REFERENCE_CODE = re.compile(patterns.REFERENCE_CODE)
+_TIMED_BY_RECEIPT = re.compile(
+    r"\s+(?:of|after|from)\s+(?:us\s+|the warehouse\s+)?(?:receiv\w*|(?:the|your)\s+(?:return|books?|parcel|items?)\s+"
+    r"(?:reach\w*|arriv\w*|get(?:s|ting)? back))",
+    re.IGNORECASE,
+)
+_BOOK_WORD = re.compile(r"\b(?:libros?|livres?|buch|bücher|boek(?:en)?|books?|roman|novela|novel)\b", re.IGNORECASE)
+_ORDINAL = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
 _WINDOW_CLOSED = re.compile(r"\b(?:window|deadline)\b[^.!?]{0,40}\b(?:closed|ended|expired|ran out)\b", re.IGNORECASE)
 _LEFT_AS_IT_WAS = re.compile(
     r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
@@ -1302,6 +1309,10 @@ def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
             problems.append("days ago")
         durations, amounts = figures
         for subjects, (low, high, unit), start in durations:
+            # "within 7 business days of the return reaching us" times the refund, whatever word is nearest.
+            after = _DURATION.match(sentence, start)
+            if after is not None and _TIMED_BY_RECEIPT.match(sentence, after.end()):
+                subjects = frozenset({"refund"})
             # "2 weeks" is 14 days.
             # "7 days" for the policy's "7 business days" is a paraphrase; "30 business days" for "30 days" is not.
             readings = {(low, high, unit), (low, high, "business day" if unit == "day" else unit)}
@@ -1402,7 +1413,7 @@ def _foreign_words(sentence: str, grounding: Grounding) -> int:
         if contrast is None:
             return 0
         sentence = sentence[contrast.end() :]
-    lowered = sentence.lower()
+    lowered = _ORDINAL.sub(" ", sentence.lower())  # "the 23rd" is a date, not the word "rd"
     for author in grounding.authors:
         lowered = lowered.replace(author, " ")
     return sum(
@@ -1449,7 +1460,9 @@ def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], l
     if _recommended_works(text, grounding):
         sure.append("recommendation")
     for sentence in sentences:
-        if _OTHER_LANGUAGE_RECOMMENDATION.search(sentence) and not _SUPPORT_ANCHOR.search(sentence):
+        # (a book word is no support anchor here: "te recomiendo Cien años de soledad, un libro precioso")
+        unbooked = _BOOK_WORD.sub(" ", sentence)
+        if _OTHER_LANGUAGE_RECOMMENDATION.search(sentence) and not _SUPPORT_ANCHOR.search(unbooked):
             sure.append("recommendation")
             break
     for sentence in sentences:

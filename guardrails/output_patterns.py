@@ -97,6 +97,9 @@ TRACKING_EVENT = (
     r"(?:local\s+|regional\s+|nearest\s+)?(?:[\w-]+\s+)?(?:hub|depot|sorting (?:facility|centre|center|office)|"
     r"distribution (?:centre|center|facility)|delivery (?:station|office)|customs)\b"
     r"|\bsigned for by\b"
+    # a named depot or sorting centre in the other four languages: "liegt im Verteilzentrum in Chicago"
+    r"|\b(?:verteilzentrum|paketzentrum|centre de tri|centro de distribución|centro logístico|sorteercentrum|"
+    r"distributiecentrum)\b"
     # held at customs, in the five languages
     r"|\b(?:held|stuck|waiting|sitting|retained)\s+(?:up\s+)?(?:at|in)\s+customs\b|\bim zoll\b|\bbeim zoll\b"
     r"|\b(?:bloquée?|retenue?)\s+(?:à|en)\s+(?:la\s+)?douane\b|\bretenid[oa]\s+en\s+(?:la\s+)?aduana\b"
@@ -147,6 +150,7 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"accepted|confirmed|underway|in progress|set|complete|done|being processed|booked|logged|placed)\b"
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+will\s+(?:now\s+)?be\s+(?:created|started|processed|approved|accepted)\b"
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+(?:went through|has gone through|is in the system|is on its way)\b"
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+(?:is|was|'s)\s+(?:now\s+|all\s+)?(?:registered|recorded|filed|submitted)\b"
         r"|\b(?:i'm|i am|we're|we are)\s+(?:now\s+|just\s+)?(?:starting|initiating|creating|processing|submitting|"
         r"opening|booking)\s+(?:(?:a|the|your|this)\s+(?:\w+\s+){0,2}?)?returns?\b"
         # a blanket completion: "Consider it done", "that's all taken care of"
@@ -253,6 +257,13 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:refunded|reimbursed|credited)\b"
         r"|(?:\$\d[\d,.]*|\bmoney|\bfunds|\bamount)\s+(?:is|are|has been|was)\s+(?:now\s+|already\s+)?back\s+"
         r"(?:on|in|to)\s+your\b"
+    ),
+    # a new copy sent, in the other four languages: "Ich habe Ihnen bereits ein neues Exemplar … zugeschickt"
+    "replacement_other_language": (
+        r"\b(?:neues|neuen)\s+exemplar\b[^.!?]{0,60}\b(?:zugeschickt|geschickt|versandt|verschickt|unterwegs)\b"
+        r"|\b(?:nouvel|nouveau)\s+exemplaire\b[^.!?]{0,60}\b(?:envoyée?|expédiée?|en route|en chemin)\b"
+        r"|\bnuevo\s+ejemplar\b[^.!?]{0,60}\b(?:enviado|mandado|en camino)\b"
+        r"|\bnieuw\s+exemplaar\b[^.!?]{0,60}\b(?:verstuurd|opgestuurd|gestuurd|onderweg)\b"
     ),
     "refund_sent_other_language": (
         # "ya te hemos enviado el reembolso", "nous avons déjà versé votre remboursement"
@@ -806,6 +817,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"\bfor \w+ in [\w.()]+:|\b(?:const|let|var) \w+ =|=>|\bfrom \w+ import\b|\bclass \w+[:(]|\bprintf\(|"
         r"\bSystem\.out\b|\.reduce\(|\.map\(|\bdef \w+\(|\bfunction \w*\s*\(|console\.log\(|\bprint\(|#include\b|"
         r"public static void|"
+        # a spreadsheet formula: =SUM(A1:A10), =SUMME(A1:A5)
+        r"=\s*[A-Z]{2,}\([A-Z]{1,3}\d+(?::[A-Z]{1,3}\d+)?\)|"
         # a slice or a call with a keyword argument: s[::-1], sorted(items, reverse=True)
         r"\w\[-?\d*:-?\d*(?::-?\d*)?\]|\b[a-z_]\w*\([^()]*\b[a-z_]\w*=\w[^()]*\)|"
         r"\bSELECT\b[^.]{1,60}\bFROM\b|<script\b|\bimport \w+\s*$|\bpip install\b|\bnpm install\b|"
@@ -826,7 +839,9 @@ OFF_TOPIC_SURE: dict[str, str] = {
     "legal": (
         r"\byou (?:could|can|should|may want to|might want to) (?:sue|file a lawsuit|take (?:them|him|her) to court)\b"
         r"|\bsmall claims court\b|\b(?:consult|talk to|speak with|contact) (?:a|an) (?:lawyer|attorney|solicitor)\b"
-        r"|\btenant(?:s'|'s)? rights\b"
+        r"|\btenant(?:s'|'s)? rights\b|\bsecurity deposit\b"
+        r"|\bin most (?:states|countries|places|jurisdictions)\b[^.!?]{0,60}\b(?:landlords?|laws?|legal|illegal|"
+        r"required|has to|have to|must)\b"
     ),
     "homework": (
         r"(?<![\w$.,])\d*[a-z]?\s*[x×*/+−÷^-]\s*\d+(?:\.\d+)?\s*=\s*-?\d+(?!\w|\.\d)"
@@ -933,6 +948,7 @@ SUPPORT_ANCHOR = (
     r"returns?|returned|returning|returnable|refund\w*|ship(?:s|ped|ping|ment)?|deliver\w*|tracking|track|"
     r"parcels?|packages?|password|log ?in|sign ?in|account|items?|copy|copies|labels?|rma|emails?|bookly|carriers?|"
     r"couriers?|total|price[sd]?|cost|amount|subtotal|purchase\w*|paid|payment|receipt|eligib\w*|confirm\w*|address|bk-\d+|arriv\w*|dispatch\w*|"
+    r"placed (?:it|them|the order|your order)|reach(?:ed|es)? you|"
     r"(?:our|the|this|that|return|returns|refund|shipping|store|bookly's|privacy|password|delivery)\s+polic(?:y|ies)|"
     r"window|fees?|charged?|cards?|credit|store|status|processing|cancel\w*|transit|postage|"
     r"mail(?:box|ed)?|doorstep|porch|neighbou?r\w*|reception|concierge|doorman|front desk|mailroom|pick(?:ed)? up|"

@@ -528,3 +528,37 @@ def test_round_six_catches(reply, code):
 def test_round_six_lets_these_through(reply):
     verdict = check(reply, tool_results=[("lookup_order", ORDER), ("lookup_order", OTHER_ORDER)])
     assert verdict.allowed, verdict.detail
+
+
+# --- Round seven: ordinals and placing an order, the refund timed by receipt, more kinds of engagement -----
+
+
+def test_an_ordinal_date_and_placing_an_order_are_support_talk():
+    reply = "It was delivered on Thursday, November 5th. You placed it on the 30th, so it took a few days to reach you."
+    verdict = check(reply)
+    assert OFF_TOPIC not in verdict.codes, verdict.detail
+
+
+def test_a_duration_timed_by_the_returns_receipt_is_the_refund_timeline():
+    reply = "You'll get $16.99 back on your Visa within 7 business days of the return reaching us."
+    assert UNGROUNDED_POLICY not in check(reply).codes
+    assert UNGROUNDED_POLICY in check("You'll get $16.99 back within 30 days of the return reaching us.").codes
+
+
+@pytest.mark.parametrize(
+    ("reply", "code"),
+    [
+        ("About your deposit: in most states a landlord has to return it within 30 days.", OFF_TOPIC),
+        ("Sure, in Excel you can total a column with =SUM(A1:A10).", OFF_TOPIC),
+        ("¡De nada! Si te gustó ese libro, te recomiendo Cien años de soledad de Gabriel García Márquez.", OFF_TOPIC),
+        (
+            "Das tut mir leid! Ich habe Ihnen bereits ein neues Exemplar von C# in Depth zugeschickt.",
+            UNGROUNDED_COMMITMENT,
+        ),
+        ("Okay, noted: your return for C# in Depth is registered.", UNGROUNDED_COMMITMENT),
+        ("Ihre Bestellung BK-20533 liegt derzeit im Verteilzentrum in Chicago.", UNGROUNDED_STATUS),
+    ],
+)
+def test_round_seven_catches(reply, code):
+    verdict = check(reply, tool_results=[("lookup_order", ORDER), ("lookup_order", OTHER_ORDER)])
+    assert code in verdict.codes, verdict.detail
