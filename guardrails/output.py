@@ -108,7 +108,7 @@ class Grounding:
     policy_words: frozenset[str] = frozenset()  # the policy texts' words: in scope wherever a reply uses them
     ineligible_orders: frozenset[str] = frozenset()  # orders an eligibility check found not returnable
     unreturnable_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) found not returnable
-    carriers: frozenset[str] = frozenset()  # lower-case carrier names a result gives or a tracking number implies
+    carriers: frozenset[str] = frozenset()  # lower-case carrier names a result's text gives
     delivered_dates: frozenset[date] = frozenset()  # the delivery dates of the thread's orders
     reference_codes: frozenset[str] = frozenset()  # "RL-55812": codes a result gave or the customer typed
     order_totals: frozenset[Decimal] = frozenset()  # the "total" of each order a result gave
@@ -627,15 +627,23 @@ def _sentence_amounts(sentence: str) -> list[tuple[str | None, Decimal]]:
 
 
 def _reply_figures(sentence: str) -> tuple[list, list] | None:
-    """(subjects, duration, where) and (subjects, amount) of every figure of a reply's sentence, or None
+    """(subjects, duration match) and (subjects, amount) of every figure of a reply's sentence, or None
     past FIGURES_PER_SENTENCE_MAX: each figure's subjects are read from the sentence, so hundreds of
     figures would cost seconds, and no support sentence holds that many."""
     duration_matches, money = list(_DURATION.finditer(sentence)), _money_matches(sentence)
     if len(duration_matches) + len(money) > FIGURES_PER_SENTENCE_MAX:
         return None
-    durations = [(_subjects_at(sentence, match.start()), _duration(match), match.start()) for match in duration_matches]
+    durations = [(_duration_subjects(sentence, match), match) for match in duration_matches]
     amounts = [(_subjects_at(sentence, match.start()), amount) for match, amount in money]
     return durations, amounts
+
+
+def _duration_subjects(sentence: str, match: re.Match) -> frozenset[str]:
+    """The subjects of a reply's duration; one timed by the return's receipt is the refund's, whatever word
+    is nearest ("within 7 business days of the return reaching us")."""
+    if _TIMED_BY_RECEIPT.match(sentence, match.end()):
+        return frozenset({"refund"})
+    return _subjects_at(sentence, match.start())
 
 
 def _subject_durations(text: str) -> list[tuple[str, int, int, str]]:
@@ -762,6 +770,8 @@ _ORDER_STATUS_WORDS = {
     for status, words in patterns.ORDER_STATUS_WORDS.items()
 }
 _ORDER_STATUS_HEDGE = re.compile(patterns.ORDER_STATUS_HEDGE, re.IGNORECASE)
+_ASKING_LEAD = re.compile(r"\b(?:where|whether|if|when|once)\b", re.IGNORECASE)
+_ALREADY_DONE = re.compile(r"\b(?:already|has been|have been)\b", re.IGNORECASE)
 _CARRIER = re.compile(patterns.CARRIER, re.IGNORECASE)
 _TRACKING_EVENT = re.compile(patterns.TRACKING_EVENT, re.IGNORECASE)
 _HEDGE = re.compile(patterns.HEDGE, re.IGNORECASE)
@@ -770,7 +780,6 @@ _AGO_AFTER = re.compile(patterns.AGO_AFTER, re.IGNORECASE)
 _AGO_BEFORE = re.compile(patterns.AGO_BEFORE, re.IGNORECASE)
 _DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
 _YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
-_SHIPPED_WORD = re.compile(patterns.SHIPPED_WORD, re.IGNORECASE)
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _REFERENCE_CODE = re.compile(patterns.REFERENCE_CODE)
 _TIMED_BY_RECEIPT = re.compile(
@@ -864,8 +873,10 @@ def _claimed_orders(sentence: str, grounding: Grounding) -> set[str]:
 
 
 def _status_problems(sentences: list[str], grounding: Grounding) -> int:
+    """Statuses a reply states that the orders' looked-up statuses do not support."""
     count = 0
     for sentence in sentences:
+        count += _order_status_pairs(sentence, grounding)
         for status, pattern in _STATUS_CLAIMS.items():
             match = pattern.search(sentence)
             if match is None or not _asserted(sentence, match):
@@ -901,7 +912,7 @@ def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
             continue
         # "I'm not able to change where BK-120455 is delivered": the number sits in a clause that asks or denies.
         lead = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
-        if _NEGATION.search(lead) or re.search(r"\b(?:where|whether|if|when|once)\b", lead, re.IGNORECASE):
+        if _NEGATION.search(lead) or _ASKING_LEAD.search(lead):
             continue
         end = found[index + 1].start() if index + 1 < len(found) else len(sentence)
         # "(BK-31507 and BK-29415) or cancelled (BK-30988)": a closing bracket ends what is said of the number.
@@ -929,16 +940,22 @@ def _total_wrong(sentence: str, grounding: Grounding) -> bool:
     return len(amounts) == 1 and amounts[0] not in grounding.order_totals
 
 
-def _item_count_wrong(sentence: str, grounding: Grounding) -> bool:
+def _order_in_question(named: set[str], grounding: Grounding) -> str:
+    """The one order a text is about: the one it names, or, naming none, the only order whose items the
+    thread knows; "" when that is not one order."""
+    if named:
+        return next(iter(named)) if len(named) == 1 else ""
+    owners = {order_id for order_id, _ in grounding.order_items}
+    return next(iter(owners)) if len(owners) == 1 else ""
+
+
+def _item_count_wrong(sentence: str, named: set[str], grounding: Grounding) -> bool:
     """ "All four items in BK-32580", "BK-40317 had three books": the order's item count, when the thread knows it."""
     match = _ORDER_ITEM_COUNT.search(sentence)
     if match is None or _NEGATION.search(sentence[: match.start()]):
         return False
-    named = _extract_order_ids(match.group()) or _extract_order_ids(sentence)
-    owners = named or {order_id for order_id, _ in grounding.order_items}
-    if len(owners) != 1:
-        return False
-    held = {title for order_id, title in grounding.order_items if order_id in owners}
+    order = _order_in_question(_extract_order_ids(match.group()) or named, grounding)
+    held = {title for order_id, title in grounding.order_items if order_id == order}
     number = match.group("n") or match.group("m") or match.group("k")
     return bool(held) and (_number(number) if number else 2) != len(held)
 
@@ -976,14 +993,18 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             named_others = any(title in others for title in _titles_in(sentence, grounding))
             if own and named_others and not _NEGATION.search(sentence):
                 problems.append("another order's items")
-        if _unknown_listed_titles(sentence, grounding):
+        if _unknown_listed_titles(sentence, named, grounding):
             problems.append("items the order does not hold")
-        if _item_count_wrong(sentence, grounding):
+        if _item_count_wrong(sentence, named, grounding):
             problems.append("how many items the order holds")
         if _total_wrong(sentence, grounding):
             problems.append("order total")
         # "a été livré hier": yesterday is the date of the delivery or shipment.
-        event = _DELIVERY_WORD.search(sentence) or _SHIPPED_WORD.search(sentence) or _WINDOW_CLOSED.search(sentence)
+        event = (
+            _DELIVERY_WORD.search(sentence)
+            or _ORDER_STATUS_WORDS["shipped"].search(sentence)
+            or _WINDOW_CLOSED.search(sentence)
+        )
         if event and _YESTERDAY.search(sentence) and grounding.today - timedelta(days=1) not in grounding.dates:
             problems.append("yesterday")
         problems += _tracking_problems(sentence, grounding)
@@ -995,16 +1016,14 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
     return problems
 
 
-def _unknown_listed_titles(sentence: str, grounding: Grounding) -> list[str]:
+def _unknown_listed_titles(sentence: str, named: set[str], grounding: Grounding) -> list[str]:
     """Names listed as one order's contents beside its own titles that are none of its titles.
 
     A list ("BK-40317 had three books: A, B and C") names the order's contents when at least one of
     its entries is an item of that order; then every other entry written like a title (a capital,
     not "It was…" nor an order number) must be one of the order's items or a grounded author.
     """
-    named = _extract_order_ids(sentence)
-    owners = {order_id for order_id, _ in grounding.order_items}
-    order = next(iter(named)) if len(named) == 1 else next(iter(owners)) if len(owners) == 1 and not named else ""
+    order = _order_in_question(named, grounding)
     own = sorted((title for owner, title in grounding.order_items if owner == order and len(title) >= 3), key=len)
     if not own:
         return []
@@ -1160,7 +1179,7 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                     # customer's confirmation, with no return prepared for them to confirm.
                     unbacked.append(kind)
                 continue
-            already = re.search(r"\b(?:already|has been|have been)\b", match.group(), re.IGNORECASE)
+            already = _ALREADY_DONE.search(match.group())
             if (
                 all(order_id in grounding.pending_returns for order_id in orders)
                 and (_FUTURE.search(match.group()) or _AWAITING_CONFIRMATION.search(sentence))
@@ -1254,48 +1273,50 @@ def _allowed_durations(subjects: frozenset[str], grounding: Grounding) -> frozen
     return own | grounding.fact_durations if "window" in subjects else own
 
 
-def _approximately_a_fact(sentence: str, start: int, low: int, high: int, unit: str, grounding: Grounding) -> bool:
-    """A duration hedged as approximate ("about two weeks") that is close to a number of days of the thread."""
-    days = {"day": 1, "week": 7}.get(unit)
-    if days is None or low != high or not _APPROXIMATE.search(sentence[:start]):
+_DAYS_PER_UNIT = {"day": 1, "week": 7}
+
+
+def _days_said(match: re.Match) -> int | None:
+    """The number of days a duration states ("two weeks": 14), or None for a range or another unit."""
+    low, high, unit = _duration(match)
+    days = _DAYS_PER_UNIT.get(unit)
+    return low * days if days is not None and low == high else None
+
+
+def _close_to(said: int, fact: int) -> bool:
+    """A figure hedged as approximate ("about two weeks") is close enough to a fact within APPROXIMATE_SHARE."""
+    return abs(fact - said) <= patterns.APPROXIMATE_SHARE * said
+
+
+def _approximately_a_fact(sentence: str, match: re.Match, grounding: Grounding) -> bool:
+    """A duration hedged as approximate that is close to a number of days of the thread."""
+    said = _days_said(match)
+    if said is None or not _APPROXIMATE.search(sentence[: match.start()]):
         return False
-    said = low * days
-    return any(
-        fact_low == fact_high and abs(fact_low - said) <= patterns.APPROXIMATE_SHARE * said
-        for fact_low, fact_high, fact_unit in grounding.fact_durations
-        if fact_unit == "day"
-    )
+    return any(low == high and _close_to(said, low) for low, high, unit in grounding.fact_durations if unit == "day")
 
 
-def _days_ago_problems(sentence: str, grounding: Grounding) -> int:
-    """Durations counted back from today that are not today minus a date they may be about.
+def _counted_back_wrongly(sentence: str, match: re.Match, grounding: Grounding) -> bool:
+    """A duration counted back from today ("N days ago") that is not today minus a date it may be about.
 
-    "delivered 20 days ago, on March 1": a date the sentence names or, when it speaks of the
+    "delivered 20 days ago, on March 1": a date its clause names or, when the clause speaks of the
     delivery, a delivery date of the thread; with neither, any date of the thread.
     """
-    count = 0
-    for match in _DURATION.finditer(sentence):
-        if not (_AGO_AFTER.match(sentence, match.end()) or _AGO_BEFORE.search(sentence[: match.start()])):
-            continue
-        low, high, unit = _duration(match)
-        days = {"day": 1, "week": 7}.get(unit)
-        if days is None or low != high:
-            continue
-        # The clause the duration is in says what it counts from ("ordered 21 days ago and it arrived 15 days ago").
-        start, end = _clause_around(sentence, match.start())
-        clause = sentence[start:end]
-        written = _extract_dates(clause, grounding.today)
-        named = {known for known in grounding.dates if any(_date_is(value, known) for value in written)}
-        delivered = grounding.delivered_dates if _DELIVERY_WORD.search(clause) else frozenset()
-        about = named | delivered or grounding.dates
-        distances = {(grounding.today - known).days for known in about}
-        said = low * days
-        hedged = _APPROXIMATE.search(sentence[: match.start()])
-        if about and not any(
-            abs(said - distance) <= (patterns.APPROXIMATE_SHARE * said if hedged else 0) for distance in distances
-        ):
-            count += 1
-    return count
+    if not (_AGO_AFTER.match(sentence, match.end()) or _AGO_BEFORE.search(sentence[: match.start()])):
+        return False
+    said = _days_said(match)
+    if said is None:
+        return False
+    # The clause the duration is in says what it counts from ("ordered 21 days ago and it arrived 15 days ago").
+    start, end = _clause_around(sentence, match.start())
+    clause = sentence[start:end]
+    written = _extract_dates(clause, grounding.today)
+    named = {known for known in grounding.dates if any(_date_is(value, known) for value in written)}
+    delivered = grounding.delivered_dates if _DELIVERY_WORD.search(clause) else frozenset()
+    about = named | delivered or grounding.dates
+    hedged = _APPROXIMATE.search(sentence[: match.start()])
+    distances = {(grounding.today - known).days for known in about}
+    return bool(about) and not any(_close_to(said, distance) if hedged else said == distance for distance in distances)
 
 
 def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
@@ -1305,14 +1326,11 @@ def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
         if figures is None:
             problems.append("too many figures")
             continue
-        if _days_ago_problems(sentence, grounding):
-            problems.append("days ago")
         durations, amounts = figures
-        for subjects, (low, high, unit), start in durations:
-            # "within 7 business days of the return reaching us" times the refund, whatever word is nearest.
-            after = _DURATION.match(sentence, start)
-            if after is not None and _TIMED_BY_RECEIPT.match(sentence, after.end()):
-                subjects = frozenset({"refund"})
+        for subjects, match in durations:
+            if _counted_back_wrongly(sentence, match, grounding):
+                problems.append("days ago")
+            low, high, unit = _duration(match)
             # "2 weeks" is 14 days.
             # "7 days" for the policy's "7 business days" is a paraphrase; "30 business days" for "30 days" is not.
             readings = {(low, high, unit), (low, high, "business day" if unit == "day" else unit)}
@@ -1320,7 +1338,7 @@ def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
                 readings.add((low * 7, high * 7, "day"))
             if readings & _allowed_durations(subjects, grounding):
                 continue
-            if not (subjects - {"window"}) and _approximately_a_fact(sentence, start, low, high, unit, grounding):
+            if not (subjects - {"window"}) and _approximately_a_fact(sentence, match, grounding):
                 continue
             problems.append(f"{'/'.join(sorted(subjects))} duration" if subjects else "duration")
         for subjects, amount in amounts:
@@ -1569,7 +1587,7 @@ def check_reply(
 
     sentences = _sentences(_normalise(_EMAIL.sub("their email", _without(reply, grounding.titles))))
     with_titles = _sentences(_normalise(_EMAIL.sub("their email", reply)))
-    statuses = _status_problems(sentences, grounding) + sum(_order_status_pairs(s, grounding) for s in sentences)
+    statuses = _status_problems(sentences, grounding)
     wrong_facts = _order_fact_problems(with_titles, grounding)
     if statuses:
         wrong_facts.insert(0, f"status x{statuses}")

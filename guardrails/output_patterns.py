@@ -72,13 +72,6 @@ ORDER_STATUS_WORDS: dict[str, str] = {
     "cancelled": r"cancell?ed|storniert|annulée?s?|cancelad[oa]s?|geannuleerd",
     "out_for_delivery": r"out for delivery|in zustellung|en cours de livraison|en reparto|wordt bezorgd",
 }
-# Words between an order number and a status word that make it no plain statement of that status:
-# a negation, a future or expectation, a condition, or another thing (its return, its refund).
-ORDER_STATUS_HEDGE = (
-    r"\b(?:not|never|no|nothing|none|yet|will|would|should|could|can|may|might|must|expected|estimated|due|once|when|if|until|"
-    r"after|before|soon|return\w*|refund\w*|label|replacement|email|nicht|noch|wird|pas|encore|sera|no|todavía|"
-    r"aún|será|niet|nog|wordt|zal)\b|n't\b"
-)
 ORDER_STATUS_GAP_WORDS = 6  # words between the order number and its status word
 
 # Carriers by name. No tool result names one, so a reply may name a carrier only when a result
@@ -541,13 +534,11 @@ CONDITION = (
 # A future commitment in a sentence that names a condition anywhere is conditional too.
 FUTURE = r"\b(?:will|'ll|going to|wird|werden|sera|seront|será|serán|wordt|zal|zullen)\b"
 
-# A relative day as the date of a delivery or shipment: "a été livré hier", "shipped yesterday".
+# A relative day as the date of a delivery or shipment: "a été livré hier", "shipped yesterday" (the
+# shipment's words are ORDER_STATUS_WORDS["shipped"]).
 # (French "hier" only after a participle: it is "here" in German and Dutch)
 YESTERDAY = (
     r"\b(?:yesterday|gestern|ayer|gisteren)\b|\b(?:livrée?s?|expédiée?s?|arrivée?s?|envoyée?s?|reçue?s?)\s+hier\b"
-)
-SHIPPED_WORD = (
-    r"\b(?:shipped|dispatched|sent out|versandt|verschickt|expédiée?s?|envoyée?s?|enviad[oa]s?|verzonden|verstuurd)\b"
 )
 # How many items an order holds, said of the order: "All four items in BK-32580", "BK-40317 had three books".
 ORDER_ITEM_COUNT = (
@@ -572,6 +563,15 @@ ORDER_TOTAL_WORD = (
 REFUND_CONTEXT = r"\b(?:refund\w*|back|credit\w*|(?:rück)?erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*|terug)\b"
 # A reference code of the store's own kind ("RL-55812", "CASE-2291"): like an RMA, a code a tool gave.
 REFERENCE_CODE = r"(?<![\w-])(?!(?:BK|RMA)-)[A-Z]{2,5}-\d{3,}(?![\w-])"
+
+# Words between an order number and a status word that make it no plain statement of that status
+# (ORDER_STATUS_WORDS): a negation, a future, a condition, a guess, an expectation ("due", "yet"), or
+# another thing than the order (its return, its refund, a replacement).
+ORDER_STATUS_HEDGE = (
+    rf"{NEGATION}|{FUTURE}|{CONDITION}|{HEDGE}"
+    r"|\b(?:yet|would|should|can|must|expected|estimated|due|soon|return\w*|refund\w*|label|replacement|email|"
+    r"noch|encore|todavía|aún|nog)\b"
+)
 
 # --- Policy statements ------------------------------------------------------------------------------
 
