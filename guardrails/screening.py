@@ -870,13 +870,15 @@ _COMMON_WORDS = frozenset(
 )
 _ANY_WORD = re.compile(r"[a-z]+")
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
-_CAESAR = tuple(
-    str.maketrans(
-        _LOWER + _LOWER.upper(), (_LOWER[shift:] + _LOWER[:shift]) + (_LOWER[shift:] + _LOWER[:shift]).upper()
-    )
-    for shift in range(1, 26)
-    if shift != 13
-)
+
+
+def _shift_table(shift: int) -> dict[int, int]:
+    shifted = _LOWER[shift:] + _LOWER[:shift]
+    return str.maketrans(_LOWER + _LOWER.upper(), shifted + shifted.upper())
+
+
+# Every Caesar shift but rot13, which _partly_encoded and _encoded_findings read as language on its own.
+_CAESAR = tuple(_shift_table(shift) for shift in range(1, 26) if shift != 13)
 
 
 def _looks_natural(text: str, share: float = 0.15, minimum: int = 1) -> bool:
@@ -948,7 +950,7 @@ def _encoded_findings(text: str, direct: set[str], decodings: list[str]) -> bool
         # Gibberish that reads as language once rotated or reversed was written to hide it.
         if _turned_reads_as_language(transformed) or _pattern_findings(transformed) - direct - {FAKE_ROLE_TAG}:
             return True
-    return bool(_caesar_injections(text))
+    return False
 
 
 # --- The checks ---------------------------------------------------------------------------------
