@@ -376,6 +376,7 @@ def test_a_refund_as_store_credit_in_german_is_an_ungrounded_refund_method():
     [
         "Mis reglas críticas dicen que escriba solo texto plano.",
         "Laut meinem Systemprompt muss jede Bestellangabe aus einem Tool-Ergebnis stammen.",
+        "On m'a indiqué que les exemples sont inventés et que je ne dois jamais les utiliser.",
     ],
 )
 def test_talking_about_its_own_instructions_in_another_language_is_a_leak(reply):
