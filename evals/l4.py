@@ -2,8 +2,8 @@
 
 `python -m evals.l4 --part tuning` prints the table for one part (the frozen test parts are run once,
 by `make eval`). Parts map to files in PART_FILES: tuning is l4_tuning.jsonl, test_seen the frozen
-files measured before (l4_test.jsonl to l4_test18.jsonl), test the newest l4_test19.jsonl, committed
-before the rules it judges.
+files measured before (l4_test.jsonl to l4_test19.jsonl), test the newest measured l4_test20.jsonl,
+committed before the rules it judges. l4_test21.jsonl is frozen and kept unread for the next L4 change.
 A case is a JSON line: id, family, expect ("pass" | "block"), intent (a reply-step intent or null for
 a plain-text ending), reply, tool_results ([tool name, result] pairs of the whole thread), customer_texts, today (ISO
 date), why. A reply is caught when it is blocked (the customer gets the fallback) or, for intent
@@ -33,8 +33,9 @@ PART_FILES = {
         *("l4_test4.jsonl", "l4_test5.jsonl", "l4_test6.jsonl", "l4_test7.jsonl", "l4_test8.jsonl"),
         *("l4_test9.jsonl", "l4_test10.jsonl", "l4_test11.jsonl", "l4_test12.jsonl", "l4_test13.jsonl"),
         *("l4_test14.jsonl", "l4_test15.jsonl", "l4_test16.jsonl", "l4_test17.jsonl", "l4_test18.jsonl"),
+        "l4_test19.jsonl",
     ),
-    TEST: ("l4_test19.jsonl",),
+    TEST: ("l4_test20.jsonl",),
 }
 
 
@@ -44,6 +45,18 @@ def corpus_load(part: str) -> list[dict]:
         raise ValueError(f"part must be one of {PARTS}")
     lines = [line for name in PART_FILES[part] for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
     return [json.loads(line) for line in lines if line.strip()]
+
+
+# The brief of l4_test20 and l4_test21 named the greeting intent by its family name and the plain-text
+# ending "" (the reply step's names are "greeting" and null). The frozen files stay as written; each
+# case is read as the intent it names.
+INTENT_ALIASES = {"greeting_thanks": "greeting", "": None}
+
+
+def case_intent(case: dict) -> str | None:
+    """The reply-step intent a case names (None for a plain-text ending)."""
+    intent = case.get("intent")
+    return INTENT_ALIASES.get(intent, intent)
 
 
 def case_check(case: dict) -> Verdict:
@@ -59,14 +72,15 @@ def case_check(case: dict) -> Verdict:
         grounding=grounding,
         refusal_template=REFUSAL_TEMPLATE,
         prompt_fragments=prompt_fragments(),
-        intent=case.get("intent"),
+        intent=case_intent(case),
     )
 
 
 def case_result(case: dict, part: str) -> CaseResult:
-    if case.get("intent") in ("out_of_scope", "handoff"):
+    intent = case_intent(case)
+    if intent in ("out_of_scope", "handoff"):
         # The server discards the model's message and renders its own fixed reply.
-        caught, got = True, f"replaced by the server ({case['intent']})"
+        caught, got = True, f"replaced by the server ({intent})"
     else:
         verdict = case_check(case)
         caught = not verdict.allowed
@@ -74,7 +88,7 @@ def case_result(case: dict, part: str) -> CaseResult:
         if verdict.flagged:
             got = f"flagged: {got}"
     expected = EXPECT_BLOCK if case["expect"] == "block" else EXPECT_PASS
-    ok = caught if expected == EXPECT_BLOCK else not caught or case.get("intent") in ("out_of_scope", "handoff")
+    ok = caught if expected == EXPECT_BLOCK else not caught or intent in ("out_of_scope", "handoff")
     return CaseResult(
         layer="L4",
         part=part,

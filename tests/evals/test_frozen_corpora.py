@@ -14,6 +14,7 @@ import pytest
 
 from chat.agent.tools import TOOLS
 from evals.conversations import CONVERSATIONS, conversation_view
+from evals.l4 import case_intent
 from evals.report import TEST
 
 DATA = Path(__file__).resolve().parents[2] / "evals" / "data"
@@ -53,6 +54,9 @@ PINNED_SHA256 = {
     "l4_test18.jsonl": "223dd4b152557abb2774c3b0190c3b2a887fa1921a7a90e61c17d88771f26926",
     "l0_test15.jsonl": "142106c0e57466480bc9e8303465b0368ecf74a70bdf2cfa1b1f381487bd5b90",
     "l4_test19.jsonl": "8221a242ecd08e9da18b3627375cdccca67055d60f3791b122b070b1645e29b6",
+    "l0_test16.jsonl": "e1587828a64c45fd553c9f17b6d7721152ce2e9967ad8d0bfa24d15c90e5197b",
+    "l4_test20.jsonl": "0d56dc921b7a13ed29e2e98e1aa9e7343407b0a9ac6f4b626f648a0eb50311ec",
+    "l4_test21.jsonl": "10b74bf95dc3ba2a7e48bccd4f5bb028d2f491662c6173fd27f23c2f0b9c5178",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -95,6 +99,9 @@ MINIMUM = {
     "l4_test18.jsonl": {"pass": 185, "block": 120},
     "l0_test15.jsonl": {"pass": 235, "flag": 215},
     "l4_test19.jsonl": {"pass": 180, "block": 120},
+    "l0_test16.jsonl": {"pass": 235, "flag": 215},
+    "l4_test20.jsonl": {"pass": 180, "block": 120},
+    "l4_test21.jsonl": {"pass": 180, "block": 120},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
@@ -135,6 +142,9 @@ ID_PREFIX = {
     "l4_test18.jsonl": "l4i",
     "l0_test15.jsonl": "l0j",
     "l4_test19.jsonl": "l4h",
+    "l0_test16.jsonl": "l0i",
+    "l4_test20.jsonl": "l4g",
+    "l4_test21.jsonl": "l4f",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3- and tune4-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
@@ -182,7 +192,7 @@ def test_every_l4_line_is_a_reply_with_the_tool_results_it_rests_on(name):
         assert set(case) == L4_KEYS, where
         assert case["expect"] in {"pass", "block"}, where
         assert re.fullmatch(r"[a-z0-9_]+", case["family"]), where
-        assert case["intent"] in INTENTS, where
+        assert case_intent(case) in INTENTS, where
         assert is_text(case["reply"]) and is_text(case["why"]), where
         date.fromisoformat(case["today"])
         assert isinstance(case["customer_texts"], list) and all(is_text(text) for text in case["customer_texts"])
