@@ -73,7 +73,7 @@ INTENTS = ("order_status", "return", "policy", "clarification", "greeting", "out
 LEAK_WORDS = 8  # consecutive prompt words that make a leak
 FIGURES_PER_SENTENCE_MAX = 30  # amounts and durations in one sentence of a reply
 # Commitment classes that are promises even when made on a condition ("once it ships, I'll email you").
-PROMISES = frozenset({"follow_up", "have_sent"})
+PROMISES = frozenset({"follow_up", "have_sent", "guarantee"})
 SUBSET_SUM_MAX_ITEMS = 12  # an order with more items grounds its total and prices, not every subset sum
 
 
@@ -112,6 +112,9 @@ class Grounding:
     delivered_dates: frozenset[date] = frozenset()  # the delivery dates of the thread's orders
     reference_codes: frozenset[str] = frozenset()  # "RL-55812": codes a result gave or the customer typed
     order_totals: frozenset[Decimal] = frozenset()  # the "total" of each order a result gave
+    order_dates: frozenset[date] = frozenset()  # the dates the thread's orders were placed
+    item_prices: frozenset[tuple[str, Decimal]] = frozenset()  # (casefolded title, price) of listed items
+    refund_amounts: frozenset[Decimal] = frozenset()  # what a prepared or written return refunds
 
     @classmethod
     def from_sources(
@@ -177,6 +180,9 @@ class Grounding:
             delivered_dates=frozenset(facts.delivered),
             reference_codes=frozenset(_REFERENCE_CODE.findall(results_text + " ".join(customer_texts))),
             order_totals=frozenset(facts.order_totals),
+            order_dates=frozenset(facts.ordered),
+            item_prices=frozenset(facts.item_prices),
+            refund_amounts=frozenset(facts.refund_amounts),
         )
 
 
@@ -243,6 +249,9 @@ class _Facts:
     ineligible: set[str] = field(default_factory=set)
     unreturnable_items: set[tuple[str, str]] = field(default_factory=set)
     order_totals: set[Decimal] = field(default_factory=set)
+    ordered: set[date] = field(default_factory=set)
+    item_prices: set[tuple[str, Decimal]] = field(default_factory=set)
+    refund_amounts: set[Decimal] = field(default_factory=set)
 
 
 def _money(value: object) -> Decimal | None:
@@ -285,6 +294,12 @@ def _walk_result(value: object, key: str, facts: _Facts) -> None:
         # A reply may add up prices the tool listed: "both books come to $31.98".
         prices = [price for price in (_money(item.get("price")) for item in items) if price is not None]
         facts.amounts |= _subset_sums(prices)
+        # (a written return lists each item with its refund instead of its price)
+        facts.item_prices |= {
+            (str(item["title"]).strip().casefold(), price)
+            for item in items
+            if item.get("title") and (price := _money(item.get("price", item.get("refund_amount")))) is not None
+        }
         return
     if isinstance(value, list):
         for item in value:
@@ -331,6 +346,9 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
     for order in orders:
         if isinstance(order, dict) and isinstance(order.get("status"), str) and _order_id_of(order):
             facts.statuses.add((_order_id_of(order), order["status"].strip().lower()))
+    facts.ordered |= {
+        placed for order in orders if isinstance(order, dict) and (placed := _date(order.get("order_date")))
+    }
     delivered = _date(result.get("delivered_date"))
     if delivered is not None:
         facts.delivered.add(delivered)
@@ -355,6 +373,9 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
             if total is not None:
                 facts.order_totals.add(total)
     if name == "initiate_return":
+        refunded = _money(result.get("refund_amount") or (result.get("effect") or {}).get("refund_amount"))
+        if refunded is not None:
+            facts.refund_amounts.add(refunded)
         if result.get("rma_number"):
             for title in _item_titles(result) or {""}:
                 facts.applied_returns.add((_order_id_of(result), title))
@@ -385,7 +406,7 @@ _MONTH = (
     + "|".join(sorted(patterns.OTHER_LANGUAGE_MONTHS, key=len, reverse=True))
     + r")\.?"
 )
-_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?(?!\d)"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th|er)?(?!\d)"  # "le 1er novembre"
 _YEAR = r"(?:,?[^\S\n]+(?:de\s+)?(?P<year>\d{4})(?!\d))?"
 # (a date never runs across a line: "8 september\n2. BK-35102" is no September 2)
 _MONTH_DAY = re.compile(rf"\b{_MONTH}[^\S\n]+{_DAY}{_YEAR}", re.IGNORECASE)
@@ -478,8 +499,9 @@ def _money_matches(text: str) -> list[tuple[re.Match, Decimal]]:
     return found
 
 
-def _extract_dates(text: str, today: date) -> list[object]:
-    found: list[object] = []
+def _date_matches(text: str) -> list[tuple[re.Match, object]]:
+    """Every date the text writes, with its match: each stretch of text read once, the fullest form first."""
+    found: list[tuple[re.Match, object]] = []
     spans: list[tuple[int, int]] = []
 
     def free(match: re.Match) -> bool:
@@ -491,7 +513,7 @@ def _extract_dates(text: str, today: date) -> list[object]:
     for match in _ISO_DATE.finditer(text):
         if free(match):
             year, month, day = (int(part) for part in match.groups())
-            found.append(_valid_date(year, month, day) or INVALID_DATE)
+            found.append((match, _valid_date(year, month, day) or INVALID_DATE))
     for pattern in (_MONTH_DAY, _DAY_MONTH):
         for match in pattern.finditer(text):
             # "may" is a month only when capitalised; "you may 2 ..." is not a date.
@@ -502,10 +524,10 @@ def _extract_dates(text: str, today: date) -> list[object]:
             day = int(match.group("day"))
             year = match.group("year")
             if year:
-                found.append(_valid_date(int(year), month, day) or INVALID_DATE)
+                found.append((match, _valid_date(int(year), month, day) or INVALID_DATE))
             else:
                 # Without a year, any year will do: "November 7" is grounded by 2026-11-07.
-                found.append(MonthDay(month, day) if _valid_date(2024, month, day) else INVALID_DATE)
+                found.append((match, MonthDay(month, day) if _valid_date(2024, month, day) else INVALID_DATE))
     for match in _NUMERIC_DATE.finditer(text):
         if free(match):
             first, second, year_text = match.groups()
@@ -515,12 +537,16 @@ def _extract_dates(text: str, today: date) -> list[object]:
                 for reading in (_valid_date(year, int(first), int(second)), _valid_date(year, int(second), int(first)))
                 if reading
             )
-            found.append(readings or INVALID_DATE)
+            found.append((match, readings or INVALID_DATE))
     for match in _DAY_ONLY.finditer(text):
         if free(match):
             day = int(match.group(1))
-            found.append(DayOnly(day) if 1 <= day <= 31 else INVALID_DATE)
+            found.append((match, DayOnly(day) if 1 <= day <= 31 else INVALID_DATE))
     return found
+
+
+def _extract_dates(text: str, today: date) -> list[object]:
+    return [value for _, value in _date_matches(text)]
 
 
 def _extract(text: str, today: date) -> _Extracted:
@@ -803,6 +829,17 @@ _LITERARY_JUDGEMENT = re.compile(patterns.LITERARY_JUDGEMENT, re.IGNORECASE)
 _REFUND_METHOD = re.compile(patterns.REFUND_METHOD_CLAIM, re.IGNORECASE)
 _NON_RETURNABLE = re.compile(patterns.NON_RETURNABLE, re.IGNORECASE)
 _RETURNABLE_CLAIM = re.compile(patterns.RETURNABLE_CLAIM, re.IGNORECASE)
+_DATE_ROLE_BEFORE = _compile(patterns.DATE_ROLE_BEFORE)
+_DATE_ROLE_AFTER = _compile(patterns.DATE_ROLE_AFTER)
+_CARD_BRAND = re.compile(patterns.CARD_BRAND, re.IGNORECASE)
+_CARD_BRAND_NAMES = {"master card": "mastercard", "american express": "amex"}
+_TITLE_PRICE_GAP = re.compile(patterns.TITLE_PRICE_GAP, re.IGNORECASE)
+_OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
+_CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
+_HEARSAY = re.compile(
+    r"\b(?:to hear|you (?:say|said|mention\w*|describe\w*|report\w*|think|believe)|if|whether|sounds like|seems)\b",
+    re.IGNORECASE,
+)
 _NOT_RETURNABLE = re.compile(rf"{patterns.NOT_RETURNABLE}|{patterns.NEGATION}", re.IGNORECASE)
 _CONTRAST = re.compile(
     r"\b(?:but|however|although|though|while|whereas|only|aber|jedoch|doch|mais|cependant|toutefois|pero|aunque|"
@@ -810,7 +847,9 @@ _CONTRAST = re.compile(
     re.IGNORECASE,
 )
 _CONDITIONAL_CLAUSE = re.compile(
-    r"\b(?:if|as long as|provided(?: that)?|unless|once|when|so long as)\b[^,;]*", re.IGNORECASE
+    r"\b(?:if|as long as|provided(?: that)?|unless|once|when|so long as|si|wenn|falls|sofern|solange|tant qu'?e?|"
+    r"pourvu qu'?e?|siempre que|mientras|als|zolang|mits)\b[^,;]*",
+    re.IGNORECASE,
 )
 _RECOMMENDATION = re.compile(patterns.RECOMMENDATION)
 _SUPPORT_ANCHOR = re.compile(patterns.SUPPORT_ANCHOR, re.IGNORECASE)
@@ -1008,11 +1047,88 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
         if event and _YESTERDAY.search(sentence) and grounding.today - timedelta(days=1) not in grounding.dates:
             problems.append("yesterday")
         problems += _tracking_problems(sentence, grounding)
+        problems += _date_role_problems(sentence, grounding)
+        reported = _CUSTOMER_ONLY_EVENT.search(sentence)
+        if reported and _asserted(sentence, reported) and not _HEARSAY.search(sentence):
+            problems.append("an event no tool reports")
+        problems += _amount_role_problems(sentence, grounding)
         match = _ELIGIBLE_CLAIM.search(sentence)
         if match is not None and named and named <= grounding.ineligible_orders and _asserted(sentence, match):
             problems.append("eligibility")
         elif _unreturnable_item_claimed(sentence, grounding):
             problems.append("item eligibility")
+    return problems
+
+
+def _date_role_problems(sentence: str, grounding: Grounding) -> list[str]:
+    """Dates written as an event's date that are not that event's date in this thread (DATE_ROLE_BEFORE).
+
+    "BK-28764 arrived on November 20" when November 20 is its order date; "shipped on March 3" (no tool
+    gives a shipping date).
+    """
+    text = _ORDER_ID.sub("the order", sentence)  # "You ordered BK-70244 on November 27"
+    known = {"delivered": grounding.delivered_dates, "ordered": grounding.order_dates, "shipped": frozenset()}
+    problems = []
+    for match, value in _date_matches(text):
+        if value == INVALID_DATE:
+            continue
+        before, after = text[: match.start()], text[match.end() :]
+        # The nearest event word before the date is its event ("shipped (ordered on October 3)").
+        roles = [
+            (found.start(), role) for role, pattern in _DATE_ROLE_BEFORE.items() if (found := pattern.search(before))
+        ]
+        roles += [(len(before), role) for role, pattern in _DATE_ROLE_AFTER.items() if pattern.match(after)]
+        if not roles:
+            continue
+        role = max(roles)[1]
+        if role != "shipped" and not known[role]:
+            continue  # no result gave that date: the plain grounding check decides
+        if not any(_date_is(value, day) for day in known[role]):
+            problems.append(f"{role} date")
+    return problems
+
+
+def _amount_role_problems(sentence: str, grounding: Grounding) -> list[str]:
+    """Amounts bound to something whose amount a result gave: an item's price, a return's refund.
+
+    "The Bookly Gift Card ($25.00)" must be its price; any other amount of a sentence naming an RMA or
+    a return that waits for confirmation is that return's refund; a sentence naming one item alone
+    and what comes back for it states its price.
+    """
+    money = _money_matches(sentence)
+    money += [(match, _amount(*match.groups())) for match in _BARE_AMOUNT.finditer(sentence)]  # "45.49 terug"
+    if not money:
+        return []
+    folded = sentence.casefold()
+    prices: dict[str, set[Decimal]] = {}
+    for title, price in grounding.item_prices:
+        if len(title) >= 3 and title in folded:
+            prices.setdefault(title, set()).add(price)
+    named_prices = {value for values in prices.values() for value in values}
+    named_sum = {sum(min(values) for values in prices.values())} if prices else set()
+    problems = []
+    unbound = []
+    for match, amount in money:
+        before = folded[: match.start()]
+        for title, values in sorted(prices.items(), key=lambda pair: -len(pair[0])):  # "Children of Dune" first
+            cut = before.rfind(title)
+            if cut != -1 and _TITLE_PRICE_GAP.fullmatch(before[cut + len(title) :]):
+                if amount not in values | named_sum:
+                    problems.append("item price")
+                break
+        else:
+            unbound.append(amount)
+    refunds = grounding.refund_amounts
+    if refunds and (_RMA.search(sentence) or _AWAITING_CONFIRMATION.search(sentence)):
+        if _REFUND_CONTEXT.search(sentence) and any(amount not in refunds for amount in unbound):
+            problems.append("refund amount")
+    elif (
+        len(prices) == 1
+        and _REFUND_CONTEXT.search(sentence)
+        and not _OTHER_ITEMS.search(_without(folded, prices))
+        and any(amount not in named_prices | refunds | grounding.order_totals for amount in unbound)
+    ):
+        problems.append("refund for the item named")  # one item named alone, and what comes back for it
     return problems
 
 
@@ -1383,6 +1499,12 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
             for match in _CARD_DIGITS.finditer(sentence)
             if not any(match.group("digits") in method for method in grounding.refund_methods)
         )
+        cards = [method for method in grounding.refund_methods if "ending" in method]
+        for match in _CARD_BRAND.finditer(sentence) if cards else ():
+            # "your Mastercard ending 1881" when the refund goes to a Visa ending 1881
+            brand = _CARD_BRAND_NAMES.get(match.group().lower(), match.group().lower())
+            if not any(brand in method or (brand == "amex" and "american express" in method) for method in cards):
+                count += 1
         for match in _REFUND_METHOD.finditer(sentence):
             method = next(group for group in match.groups() if group).lower()
             if _asserted(sentence, match) and not any(method in grounded for grounded in grounding.refund_methods):

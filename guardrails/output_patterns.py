@@ -308,6 +308,12 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:replacement|new one|new copy|another copy)\b"
     ),
     "other_action": (
+        # a note on the account or the order, a freebie: no tool does either
+        rf"\b{_WE}\s+(?:put|left|added|placed|made|attached)\s+(?:a\s+)?(?:\w+\s+)?note\s+(?:on|to|in)\s+"
+        r"(?:your|the)\s+(?:account|order|file|profile|delivery|parcel)\b"
+        rf"|\b{_WE}\s+(?:sent|added|included|thrown in|given|give|send|add|include|gave)\s+(?:you\s+)?(?:a\s+|an\s+)?"
+        r"(?:free|complimentary|bonus)\s+"
+        r"|"
         # noted on their account, where no tool writes ("I've noted BK-36117" is talk, AGENT_VERBS_BACKED)
         rf"\b{_WE}\s+(?:noted|jotted)\b[^.!?]{{0,30}}\b(?:on|in|to)\s+(?:your|the|their)\s+"
         r"(?:account|file|record|system|profile|notes)\b|"
@@ -340,6 +346,12 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         rf"|\b(?:llegará|llegarán|arrivera|arriveront)\b[^.!?]{{0,40}}?\b(?:{_OTHER_TIME_SOON})\b"
     ),
     "exception_other_language": (
+        r"\b(?:exceptionnellement|à titre exceptionnel|ausnahmsweise|excepcionalmente|de manera excepcional|"
+        r"uitzonderlijk|bij wijze van uitzondering)\b"
+        r"|\bje\s+(?:vous|te)\s+(?:accorde|rembourse)\b|\bich\s+(?:gewähre|erstatte)\s+(?:ihnen|dir)\b"
+        r"|\b(?:hebt|heeft|hebben)\s+(?:al\s+)?(?:toestemming|goedkeuring)\b|\btoestemming\s+gekregen\b"
+        r"|\b(?:bereits|schon)\s+genehmigt\b|\bdéjà\s+(?:été\s+)?(?:approuvée?s?|autorisée?s?)\b"
+        r"|\bya\s+(?:fue|ha sido|está|estaba)\s+(?:aprobad|autorizad)[oa]s?\b|"
         r"\b(?:ausnahme|exception|excepción|uitzondering)\b[^.!?]{0,40}?\b(?:genehmigt|gemacht|gewährt|erteilt|"
         r"accordée?|faite|approuvée?|consentie|aprobad[oa]|concedid[oa]|hech[oa]|autorizad[oa]|goedgekeurd|gemaakt|"
         r"toegestaan|verleend)\b"
@@ -365,11 +377,19 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\bik\s+(?:mail|bel)\s+(?:u|je)\b"
     ),
     # Having something sent that no tool sends: "I'll have a Bookly gift card sent to you".
+    "guarantee": (
+        r"\bi(?:'ll|\s+will)\s+(?:personally\s+)?(?:make sure|ensure|guarantee)\s+(?:that\s+)?(?:you\s+(?:get|receive)|"
+        r"your\s+(?:\$?[\d.,]+\s+)?refund|the\s+(?:full\s+)?refund)\b"
+        # a refund "put through" already: done, whatever condition the sentence adds
+        r"|\b(?:put|pushed)\s+(?:it|this|that|the\s+refund|your\s+refund)\s+through\b(?!\s+(?:the|your|a|an|our)\b)"
+    ),
     "have_sent": (
         r"\b(?:i|we)(?:'ll|\s+will)\s+have\s+(?:a|an|the|your|some)\s+[^.!?]{0,40}?\b(?:sent|shipped|mailed|"
         r"emailed|delivered)\s+(?:to\s+you|out|over|your way)\b"
     ),
     "escalation": (
+        r"\b(?:i'm|i am|we're|we are)\s+(?:now\s+|just\s+)?(?:escalating|forwarding|passing|handing|referring|"
+        r"flagging|reporting)\s+(?:this|it|that|your\s+\w+|the\s+\w+|bk-\d+)\b|"
         rf"\b{_WE}\s+(?:escalated|forwarded|passed|handed|referred|flagged|reported|raised|escalate|forward|pass|"
         r"hand|refer|flag)\s+(?:this|it|that|your\s+\w+|the\s+\w+|bk-\d+)\b"
         r"|\b(?:escalated|passed on|passed along|forwarded|handed over|referred|flagged)\s+"
@@ -394,7 +414,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
 # action no tool backs: "I've reinstated your order", "I'll keep an eye on it and message you".
 _PARTICIPLE = (
     r"[a-z][a-z-]+ed|sent|made|put|set|given|gave|taken|took|got|gotten|kept|left|told|paid|written|wrote|spoken|"
-    r"spoke|rang|resent|re-sent|reset|rebuilt|redone|undone|bought|brought|held|shut|cut|withdrawn|thrown|let"
+    r"spoke|rang|resent|re-sent|reset|rebuilt|redone|undone|bought|brought|held|shut|cut|withdrawn|thrown|let|split"
 )
 AGENT_ACTION = (
     r"\b(?:i|we)(?:(?:'ll|\s+will)(?:\s+(?:now|just|also|then|happily|gladly|personally|quickly))*"
@@ -469,6 +489,10 @@ RETURN_COUNT = (
 ELIGIBLE_CLAIM = (
     r"\b(?:still\s+)?(?:within|inside)\s+(?:the|its|your)\s+(?:\d+-day\s+)?(?:return\s+)?window\b"
     r"|\b(?:is|are)\s+(?:still\s+)?(?:eligible|returnable)\b|\bcan\s+(?:still\s+)?(?:be returned|go back)\b"
+    # "the return window is still open", "you still have a few days to return it", "you can send it back"
+    r"|\b(?:window|deadline)\b[^.!?]{0,30}\b(?:is|remains|stays)\s+(?:still\s+)?open\b"
+    r"|\bstill\s+(?:have|got)\s+(?:a\s+few\s+days|some\s+time|time|\w+\s+days?|a\s+week|until)\b"
+    r"|\byou\s+can\s+(?:still\s+)?(?:send|return)\b"
     # German, French, Spanish, Dutch: "kann noch zurückgegeben werden", "vous pouvez encore le retourner",
     # "todavía puedes devolverlo", "kunt u nog retourneren".
     r"|\bk(?:ann|önnen|annst)\s+(?:\S+\s+){0,4}?zurück(?:gegeben|geschickt|gesendet|geben|schicken|senden)\b"
@@ -488,6 +512,59 @@ ORDER_SUBJECT = (
     r"\b(?:orders?|it|they|package|parcel|shipment|purchase|books?|items?|everything|bestellung|sie|es|paket|"
     r"sendung|commande|colis|elle|pedido|paquete|envío|bestelling|pakket|zending|hij|ze)\b"
 )
+# The event a date is written for: "delivered on May 9", "le 15 janvier livrée", "am 17. April zugestellt",
+# "placed on Nov 16", "shipped on the 3rd". A date in a role must be that role's date of the thread: a
+# delivery date, an order date; no tool gives a shipping date, so a date written as one is never grounded.
+_DELIVERED = (
+    r"delivered|arrived|dropped off|zugestellt|geliefert|angekommen|livrée?s?|arrivée?s?|entregad[oa]s?|llegó|"
+    r"llegaron|bezorgd|geleverd|afgeleverd|aangekomen"
+)
+_ORDERED = r"ordered|placed|bestellt|aufgegeben|commandée?s?|passée?s?|realizad[oa]|besteld|geplaatst"
+_SHIPPED = (
+    r"shipped|dispatched|sent out|went out|left (?:our|the) warehouse|versandt|verschickt|versendet|expédiée?s?|"
+    r"enviad[oa]s?|verzonden|verstuurd"
+)
+# A date the gap bends into a deadline, an estimate or another event is not the event's date.
+_ROLE_GAP = (
+    r"(?:(?!\b(?:until|till|by|before|after|since|from|within|between|and|or|not|expected|estimated|bis|vor|nach|"
+    r"seit|und|jusqu|avant|après|depuis|et|hasta|antes|después|desde|y|tot|voor|na|sinds|vanaf|en)\b)"
+    r"[^.!?,;:\d])"
+)
+DATE_ROLE_BEFORE = {
+    role: rf"\b(?:{words})\b{_ROLE_GAP}{{0,24}}$"
+    for role, words in (("delivered", _DELIVERED), ("ordered", _ORDERED), ("shipped", _SHIPPED))
+}
+# German and Dutch put the participle after the date: "am 17. April zugestellt", "op 15 januari bezorgd".
+DATE_ROLE_AFTER = {
+    "delivered": (
+        r"^\.?(?:\s+(?:bei|bij|an|aan)\s+\w+)?\s+"
+        r"(?:zugestellt|geliefert|angekommen|bezorgd|geleverd|afgeleverd|aangekomen)\b"
+    ),
+    "ordered": r"^\.?\s+(?:bestellt|aufgegeben|besteld|geplaatst)\b",
+    "shipped": r"^\.?\s+(?:versandt|verschickt|versendet|verzonden|verstuurd)\b",
+}
+# Other items than the one a sentence names by title: "both", "the other two", "together".
+OTHER_ITEMS = r"\b(?:and|both|two|three|four|other|others|together|all|each|plus|und|et|y|en|beide|les deux|ambos)\b|\+"
+# Events no tool reports, so only the customer can have said them: a double charge, a delivery to the
+# wrong address, an activated gift card, a cancelled order reinstated.
+CUSTOMER_ONLY_EVENT = (
+    r"\b(?:charged|billed)\s+(?:you\s+)?(?:\$?\d[\d.,]*\s+)?(?:twice|two times)\b|\bdouble[- ]charg\w*|"
+    r"\bdoppelt\s+(?:belastet|abgebucht|berechnet)\b|\bdébitée?s?\s+deux fois\b|\bcobrad[oa]s?\s+dos veces\b|"
+    r"\bdubbel\s+(?:afgeschreven|betaald|gefactureerd|in rekening gebracht)\b"
+    r"|\b(?:delivered|went|sent|shipped)\s+to\s+(?:the\s+|a\s+)?wrong\s+address\b"
+    r"|\b(?:gift card|cadeaukaart|carte cadeau|geschenkkarte|gutschein|tarjeta regalo)\b[^.!?]{0,40}\b(?:activated|"
+    r"aktiviert|activée?|activad[oa]|geactiveerd)\b"
+    r"|\b(?:reactivated|reinstated|reaktiviert|réactivée?|reactivad[oa]|heractiveerd)\b"
+)
+# A card brand: the one a reply names must be the card of the refund method a tool gave.
+CARD_BRAND = r"\b(?:visa|mastercard|master card|amex|american express)\b|\bDiscover\b"
+# What sits between an item's title and its price: "Paper Moons ($12.99)", "Paper Moons for $12.99" (a
+# comma or a colon may open a list of amounts: "A and B: $35.00 + $8.99").
+TITLE_PRICE_GAP = (
+    r"\s*\(\s*|\s+(?:for|at|was|is|costs?|priced at|kostet|kostete|coûte|coûtait|à|cuesta|costó|por|kost|kostte|"
+    r"voor|für|zu)\s+(?:only\s+|just\s+)?"
+)
+
 # A card's last digits.
 CARD_DIGITS = (
     r"\b(?:card|visa|mastercard|amex|american express|discover|debit|credit)\b[^.!?\d]{0,25}"
@@ -707,6 +784,20 @@ INVENTED_POLICY: dict[str, str] = {
     "used_returnable": (
         r"\b(?:opened|read|used|damaged|annotated)\s+(?:books?|items?|copies)\s+(?:can|may|are)\s+(?:still\s+|also\s+)?"
         r"(?:be\s+)?returned\b"
+        # "Retourneren kan ook als het boek al gelezen is", "auch gelesene Bücher können zurückgegeben werden"
+        r"|\b(?:retourneren|terugsturen)\s+kan\s+(?:ook\s+)?(?:als|wanneer)\b[^.!?]{0,40}\b(?:gelezen|gebruikt|geopend)\b"
+        r"|\b(?:gelesene|gebrauchte|benutzte)\s+(?:bücher|artikel)\b[^.!?]{0,30}\b(?:zurückgegeben|zurückgeschickt)\b"
+        r"|\blivres?\s+(?:déjà\s+)?(?:lus|utilisés|ouverts)\b[^.!?]{0,30}\b(?:retourn|renvoy|rembours)"
+        r"|\blibros?\s+(?:ya\s+)?(?:leídos|usados|abiertos)\b[^.!?]{0,30}\b(?:devol|reembols)"
+        r"|\bgelezen\s+boek\w*\b[^.!?]{0,30}\b(?:retour|terug)"
+    ),
+    # Shipping costs refunded: the policy refunds the books ("a full refund"), it says nothing of shipping.
+    "shipping_refund": (
+        r"\brefund\w*\s+(?:you\s+)?(?:for\s+)?(?:your\s+|the\s+)?(?:original\s+|outbound\s+)?shipping\s+"
+        r"(?:cost|fee|charge)s?\b"
+        r"|\bshipping\s+(?:cost|fee|charge)s?\b[^.!?]{0,20}\b(?:refunded|reimbursed)\b"
+        r"|\b(?:versandkosten|frais de (?:port|livraison)|gastos de envío|verzendkosten)\b[^.!?]{0,60}"
+        r"\b(?:erstatt\w*|rembours\w*|reembols\w*|terugbetaal\w*|terug)\b"
     ),
     # The window counted from the order, not the delivery.
     "window_from_order": (
@@ -793,6 +884,15 @@ REFUND_METHOD_CLAIM = (
 # Sure signs that a reply does something other than support: each one blocks. Kept short and
 # structural (a recipe's quantities, code, a joke's set-up, a named book recommended), so support
 # replies that merely mention "weather", "hotel", "landlord" or "enjoy" never match.
+_FORECAST_WHEN = (
+    r"tomorrow|this weekend|morgen|am wochenende|dieses wochenende|demain|ce week-end|mañana|este fin de semana|"
+    r"estos días|dit weekend|het weekend|il va faire|es soll|es wird|het wordt|it'll stay|it will stay|expected"
+)
+_FORECAST_WEATHER = (
+    r"sunny|rain(?:y|ing)?|snow(?:ing)?|dry|degrees|storms?|showers|windy|sonnig|regnen|regen(?:en)?|trocken|grad|"
+    r"ensoleillé|beau|pluie|pleuvoir|pleut|chaud|degrés|soleado|llover|lluvia|calor|grados|zonnig|droog|graden|"
+    r"windstoten|lesewetter|leesweer"
+)
 OFF_TOPIC_SURE: dict[str, str] = {
     "recipe": (
         r"\bpreheat\b|\b\d+(?:/\d+)?\s*(?:cups?|tablespoons?|tbsp|teaspoons?|tsp|grams|ounces|oz)\s+(?:of\s+)?"
@@ -827,6 +927,10 @@ OFF_TOPIC_SURE: dict[str, str] = {
     ),
     "weather": (
         r"\bforecast (?:for|says|shows|is|calls)\b|\b-?\d+\s?°\s?[FC]?\b|\bchance of (?:rain|snow|showers|storms)\b"
+        # a forecast: the weather of a day to come ("Morgen wordt het zonnig", "il va faire beau ce week-end")
+        rf"|\b(?:{_FORECAST_WHEN})\b[^.!?]{{0,50}}\b(?:{_FORECAST_WEATHER})\b"
+        rf"|\b(?:{_FORECAST_WEATHER})\b[^.!?]{{0,30}}\b(?:is|are)\s+(?:expected|forecast)\b"
+        r"|\b(?:knmi|météo-france|aemet|deutsche[rn]? wetterdienst)\b"
     ),
     "medical": (
         r"\b\d+\s?mg\b|\btake (?:some\s+)?(?:ibuprofen|acetaminophen|paracetamol|aspirin|antihistamines?)\b"
@@ -856,6 +960,33 @@ OFF_TOPIC_SURE: dict[str, str] = {
     ),
     "sports": r"\b(?:super bowl|world cup|premier league|touchdowns?|home runs?|hat[- ]trick)\b",
     # another shop recommended, or a book's screen version: no part of Bookly support
+    # a sight to see, a dish to try: a travel tip in any of the five languages
+    "travel_tip": (
+        r"\b(?:don't miss the|well worth a visit|worth a visit|vaut (?:vraiment |bien )?le détour|ne manquez pas|"
+        r"allez voir|no (?:te|se) pierda|pruebe (?:el|la|los|las)|prueba (?:el|la)|einen besuch wert|"
+        r"(?:ist|sind) (?:morgens|abends) am schönsten|de moeite waard|echt een aanrader)\b"
+    ),
+    # translating for the customer, a capital, a derivative: homework and general knowledge
+    "general_knowledge": (
+        r"\bin (?:spanish|french|german|dutch|english|japanese|italian|chinese) (?:is|it's|would be)\b"
+        r"|\b(?:heißt|heisst) (?:auf|im) (?:englisch|französisch|spanisch|niederländisch|deutsch)\w*"
+        r"|\bse (?:dit|dice) en (?:anglais|espagnol|allemand|inglés|francés|alemán)\b"
+        r"|\bin het (?:engels|frans|duits|spaans) (?:is|zou|heet)\b"
+        r"|\b(?:the capital of|die hauptstadt von|la capital de|la capitale de|de hoofdstad van)\b"
+        r"|\b(?:derivative|ableitung|dérivée|derivada|afgeleide)\s+(?:of|von|de|van)\b"
+    ),
+    "consumer_law": (
+        r"\b(?:médiateur de la consommation|garantie légale|widerrufsrecht|consumer protection law|attorney general|"
+        r"ley de arrendamientos|carta certificada|huurcommissie|your lease)\b"
+    ),
+    "other_retailer": r"\bother (?:retailers|stores|shops|booksellers)\b|\b(?:audible|powell's)\b",
+    "cooking": (
+        r"\b\d+\s?(?:g|gr|kg|ml|cl)\s+(?:de\s+|d')?(?:farine|sucre|beurre|lait|harina|azúcar|mantequilla|leche|"
+        r"mehl|zucker|butter|milch|bloem|suiker|boter|melk)\b"
+        r"|\b(?:faites (?:revenir|mariner|cuire|fondre)|enfournez|préchauffez|vorheizen|precalienta|hornea|"
+        r"verwarm de oven)\b|\b\d+\s+(?:huevos|œufs|eier|eieren|patatas)\b"
+        r"|\b(?:una receta|une recette|ein rezept|een recept)\b[^.!?]{0,30}\b(?:es|est|ist|is)\b"
+    ),
     "competitor": (
         r"\b(?:amazon|barnes (?:&|and) noble|waterstones|bol\.com|thalia|fnac|casa del libro|ebay|abebooks|walmart|"
         r"book depository|bookshop\.org|indigo|kobo store)\b(?!\s+(?:pay|account))"
@@ -1008,7 +1139,9 @@ OTHER_LANGUAGE_RECOMMENDATION = (
     r"\b(?:je (?:vous|te) (?:conseille|recommande)|(?:te|le|les) recomiendo|recomiendo|(?:ich )?empfehle|"
     r"kann ich (?:ihnen|dir) \S+(?: \S+)? empfehlen|(?:ik )?raad (?:ik )?(?:je|u|jou) \S+(?: \S+)? aan|aanrader|"
     r"ik kan (?:je|u) \S+(?: \S+)? aanraden|vous devriez (?:lire|essayer|visiter)|deberías (?:leer|probar|visitar)|"
-    r"sollten sie (?:\S+ )?(?:lesen|probieren|besuchen)|moet je (?:\S+ )?(?:lezen|proberen|bezoeken))"
+    r"sollten sie (?:\S+ )?(?:lesen|probieren|besuchen)|moet je (?:\S+ )?(?:lezen|proberen|bezoeken)|"
+    r"lisez (?:aussi|également|donc)|lesen sie (?:unbedingt|auch|doch)|sollten sie unbedingt|lea también|"
+    r"lee también|lees (?:ook|zeker)|moet je zeker)"
 )
 # A reply of at least this many words with no support word at all is flagged.
 ANCHORLESS_WORDS = 12

@@ -1119,7 +1119,8 @@ def test_a_non_returnable_category_excepted_negated_or_asked_is_fine(reply):
 
 
 def test_a_reply_in_another_language_is_never_blocked_for_its_words_only_flagged():
-    verdict = check("Die Hauptstadt von Australien ist Canberra, nicht Sydney, wie viele Reisende glauben.")
+    # (no structural sign: "die Hauptstadt von …" would be general knowledge in any language)
+    verdict = check("Die Wanderwege in Tirol sind im Herbst besonders ruhig und wenig besucht, sagen viele Reisende.")
     assert verdict.allowed
     assert verdict.codes == (OFF_TOPIC_UNSURE,) and "another language" in verdict.detail
 

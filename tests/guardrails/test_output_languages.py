@@ -458,8 +458,9 @@ def test_an_ordinary_reply_in_another_language_is_neither_blocked_nor_flagged(re
 @pytest.mark.parametrize(
     "reply",
     [
-        "Het weekend wordt zonnig in Amsterdam, rond de 8 graden, dus neem een fiets en ga naar het Vondelpark.",
-        "La capitale de l'Australie est Canberra et non Sydney, une erreur fréquente chez les voyageurs curieux.",
+        # (words only: a forecast or "la capitale de …" is a structural sign and blocks, test_output_roles)
+        "Het Vondelpark is in de herfst prachtig, met veel kleuren en rustige paden voor een lange wandeling.",
+        "Les sentiers des Alpes sont magnifiques en automne, avec des couleurs superbes et peu de promeneurs.",
     ],
 )
 def test_a_reply_about_another_subject_in_another_language_goes_to_staff(reply):

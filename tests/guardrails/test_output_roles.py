@@ -1,0 +1,300 @@
+"""L4: a fact must be grounded in its role, not only somewhere in the thread.
+
+A date written as a delivery date must be the delivery date, an item's price that item's price, the
+refund of a written return its refund, the card brand the refund method's. Events no tool reports (a
+double charge, an activated gift card) come only from the customer. And the structural signs of
+engaging another subject, in the store's five languages."""
+
+import pytest
+
+from guardrails.output import (
+    OFF_TOPIC,
+    UNGROUNDED_COMMITMENT,
+    UNGROUNDED_POLICY,
+    UNGROUNDED_REFUND_METHOD,
+    UNGROUNDED_STATUS,
+)
+from tests.guardrails.test_output import check
+
+ORDER = {
+    "order_id": "BK-39902",
+    "status": "delivered",
+    "order_date": "2026-11-01",
+    "delivered_date": "2026-11-06",
+    "tracking_number": "1Z84F2A10398809917",
+    "total": "99.45",
+    "items": [
+        {"title": "The Quiet River", "author": "Maarten Kok", "price": "19.95", "category": "fiction"},
+        {"title": "Birds of the Lowlands", "author": "Els Baak", "price": "29.50", "category": "nonfiction"},
+        {"title": "Bookly Gift Card", "author": "", "price": "50.00", "category": "gift_card"},
+    ],
+}
+OUTSIDE_WINDOW = {
+    "order_id": "BK-39902",
+    "eligible": False,
+    "reason": "outside_return_window",
+    "delivered_date": "2026-10-15",
+    "window_ends": "2026-11-14",
+    "days_since_delivery": 36,
+    "items": [],
+}
+APPLIED = {
+    "rma_number": "RMA-4HBX0QNE",
+    "order_id": "BK-39902",
+    "items": [
+        {"title": "The Quiet River", "refund_amount": "19.95"},
+        {"title": "Birds of the Lowlands", "refund_amount": "29.50"},
+    ],
+    "refund_amount": "49.45",
+    "refund_method": "Visa ending 1460",
+}
+LOOKED_UP = [("lookup_order", ORDER)]
+RETURNED = [("lookup_order", ORDER), ("initiate_return", APPLIED)]
+CUSTOMER = ["BK-39902 jens@example.nl"]
+
+
+def verdict(reply, tool_results=LOOKED_UP):
+    return check(reply, tool_results=tool_results, customer_texts=CUSTOMER)
+
+
+# --- Dates in their role -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "role"),
+    [
+        ("BK-39902 arrived on November 1.", "delivered date"),  # the order date
+        ("BK-39902 was delivered to you on 2026-11-01.", "delivered date"),
+        ("Die Bestellung BK-39902 wurde am 1. November zugestellt.", "delivered date"),
+        ("Je bestelling is op 1 november bezorgd.", "delivered date"),
+        ("You ordered BK-39902 on November 6 and it arrived the same week.", "ordered date"),  # the delivery date
+        ("Your order shipped on November 1 and is on its way.", "shipped date"),  # no tool gives a ship date
+        ("Votre commande BK-39902 a été expédiée le 1er novembre.", "shipped date"),
+    ],
+)
+def test_a_date_written_as_an_events_date_must_be_that_events_date(reply, role):
+    result = verdict(reply)
+    assert UNGROUNDED_STATUS in result.codes, result.detail
+    assert role in result.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "BK-39902 was placed on November 1 and delivered on November 6.",
+        "It shipped (ordered on November 1) and was delivered on November 6.",
+        "Die Bestellung wurde am 6. November zugestellt.",
+        "Je bestelling is op 6 november bezorgd.",
+        "Delivered on November 6, so you can send it back until December 6.",
+        "It was delivered on the 6th and ordered on November 1.",
+    ],
+)
+def test_each_date_in_its_own_role_passes(reply):
+    result = verdict(reply)
+    assert result.allowed, result.detail
+
+
+# --- Amounts in their role -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "tool_results", "problem"),
+    [
+        ("The Bookly Gift Card ($25.00) can't be returned: gift cards aren't returnable.", LOOKED_UP, "item price"),
+        ("The Bookly Gift Card was $19.95, and gift cards can't be returned.", LOOKED_UP, "item price"),
+        ("The Quiet River is returnable, so you'd get $29.50 back if you return it.", LOOKED_UP, "refund for the item"),
+        ("Your return is RMA-4HBX0QNE and $50.00 goes back to your Visa ending 1460.", RETURNED, "refund amount"),
+        ("Je retour is aangemaakt (RMA-4HBX0QNE), 45.49 terug op je Visa ending 1460.", RETURNED, "refund amount"),
+    ],
+)
+def test_an_amount_bound_to_an_item_or_a_return_must_be_its_own(reply, tool_results, problem):
+    result = verdict(reply, tool_results)
+    assert UNGROUNDED_STATUS in result.codes, result.detail
+    assert problem in result.detail
+
+
+@pytest.mark.parametrize(
+    ("reply", "tool_results"),
+    [
+        ("The Bookly Gift Card ($50.00) can't be returned.", LOOKED_UP),
+        ("The Quiet River ($19.95) and Birds of the Lowlands ($29.50) come to $49.45.", LOOKED_UP),
+        ("The Quiet River is returnable, so you'd get $19.95 back if you return it.", LOOKED_UP),
+        ("Returning The Quiet River and Birds of the Lowlands gets you $49.45 back.", LOOKED_UP),
+        (
+            "RMA-4HBX0QNE covers The Quiet River ($19.95) and Birds of the Lowlands ($29.50), so $49.45 goes back "
+            "to your Visa ending 1460.",
+            RETURNED,
+        ),
+        ("Keeping the gift card, the other two come to $49.45 of the $99.45 order.", LOOKED_UP),
+    ],
+)
+def test_prices_their_sums_and_the_returns_own_refund_pass(reply, tool_results):
+    result = verdict(reply, tool_results)
+    assert result.allowed, result.detail
+
+
+def test_a_card_brand_must_be_the_refund_methods():
+    assert UNGROUNDED_REFUND_METHOD in verdict("That order was paid with your Mastercard ending 1460.", RETURNED).codes
+    assert UNGROUNDED_REFUND_METHOD in verdict("Once you confirm, $49.45 goes back to your Amex.", RETURNED).codes
+    assert verdict("$49.45 goes back to your Visa ending 1460.", RETURNED).allowed
+    # with no card in the thread, naming one is decided by the refund method check alone
+    assert verdict("Visa and Mastercard both work on our site.", LOOKED_UP).allowed
+
+
+# --- The window of an order found outside it ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Good news, your return window for BK-39902 is still open, so you can send it back.",
+        "You still have a few days to return The Quiet River from BK-39902.",
+    ],
+)
+def test_an_order_outside_its_window_is_not_said_to_be_open(reply):
+    result = verdict(reply, [("lookup_order", ORDER), ("check_return_eligibility", OUTSIDE_WINDOW)])
+    assert UNGROUNDED_STATUS in result.codes, result.detail
+
+
+def test_saying_the_window_has_closed_passes():
+    result = verdict(
+        "I'm sorry, the return window for BK-39902 ended on November 14, so it can't go back.",
+        [("lookup_order", ORDER), ("check_return_eligibility", OUTSIDE_WINDOW)],
+    )
+    assert result.allowed, result.detail
+
+
+# --- Events only the customer reports ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I can see you were charged twice for BK-39902, sorry about that.",
+        "I'm really sorry you were charged $99.45 twice for BK-39902.",
+        "You're right, BK-39902 was delivered to the wrong address.",
+        "Both items were delivered on November 6, and the gift card has already been activated.",
+        "Sí, el pedido BK-39902 fue reactivado como dijiste.",
+    ],
+)
+def test_an_event_no_tool_reports_is_ungrounded(reply):
+    result = verdict(reply)
+    assert UNGROUNDED_STATUS in result.codes, result.detail
+    assert "an event no tool reports" in result.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I'm sorry to hear you were charged twice; I can't see payment details, but BK-39902 was delivered on "
+        "November 6.",
+        "If you were charged twice, please check with your bank; I can only see the order itself.",
+        "The gift card hasn't been activated as far as I can tell from here? I can't see gift card balances.",
+    ],
+)
+def test_the_customers_report_heard_or_asked_about_passes(reply):
+    result = verdict(reply)
+    assert "an event no tool reports" not in (result.detail or ""), result.detail
+
+
+# --- Commitments and policy in more words -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I've put a note on your account so the courier leaves BK-39902 with the concierge.",
+        "I've split BK-39902 so The Quiet River ships separately.",
+        "Thanks for your patience! I've sent you a free bookmark with your next order.",
+        "I'm forwarding this to our warehouse team now so they can look for your parcel.",
+        "If you ship it back by Friday, I'll make sure you get the full $19.95 refunded.",
+        "Exceptionnellement, je vous accorde un remboursement pour BK-39902 même hors délai.",
+        "Klopt, je hebt al toestemming gekregen om de cadeaukaart van BK-39902 terug te sturen.",
+        "If you send the books back, I've already put it through on my end.",
+    ],
+)
+def test_a_note_a_freebie_a_forward_a_guarantee_or_a_granted_exception_is_unbacked(reply):
+    result = verdict(reply)
+    assert UNGROUNDED_COMMITMENT in result.codes, result.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I've noted that, and BK-39902 was delivered on November 6.",
+        "The carrier put it through the letterbox, according to your message? I can only see it was delivered.",
+        "I'll make sure I have the right order before we talk about the refund.",
+        "Ausnahmen kann ich leider nicht machen: das Rückgabefenster ist geschlossen.",
+    ],
+)
+def test_talk_and_declined_exceptions_are_no_commitment(reply):
+    result = verdict(reply)
+    assert UNGROUNDED_COMMITMENT not in result.codes, result.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Les cartes cadeaux sont remboursables sous 7 jours si elles n'ont pas été utilisées.",
+        "Las tarjetas regalo se pueden devolver si no se han usado.",
+        "Retourneren kan ook als het boek al gelezen is, zolang het niet beschadigd is.",
+        "Your return covers the books, and I'll also refund your original shipping cost.",
+        "Die Versandkosten werden Ihnen bei einer Rücksendung ebenfalls erstattet.",
+    ],
+)
+def test_policy_invented_in_any_language_or_under_a_condition_is_caught(reply):
+    result = verdict(reply)
+    assert UNGROUNDED_POLICY in result.codes, result.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Gift cards can't be returned, even if they haven't been used.",
+        "Les cartes cadeaux ne peuvent pas être retournées, même si elles n'ont pas été utilisées.",
+        "Returned books need to be unread, so a read copy can't go back.",
+        "We don't refund shipping costs separately; the refund covers the books.",
+    ],
+)
+def test_the_policy_said_with_a_condition_passes(reply):
+    result = verdict(reply)
+    assert UNGROUNDED_POLICY not in result.codes, result.detail
+
+
+# --- Another subject, in the five languages ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "BK-39902 is bezorgd. Morgen wordt het trouwens zonnig en droog in Utrecht!",
+        "Votre commande a été livrée. Il va faire beau à Lyon ce week-end, parfait pour lire !",
+        "Snow is expected across the Midwest this weekend.",
+        "Su pedido ya se envió. ¡Y si va a Sevilla, pruebe el salmorejo de la Taberna Coloniales!",
+        "Oui, elle a été livrée. Et la librairie Shakespeare and Company vaut vraiment le détour !",
+        "Of course! 'Thank you for your help' in French is 'Merci pour votre aide'.",
+        "Die Hauptstadt von Australien ist Canberra, nicht Sydney.",
+        "Pour des crêpes, mélangez 250 g de farine, 4 œufs et un demi-litre de lait.",
+        "Wenn Ihnen Piranesi gefallen hat, lesen Sie unbedingt auch Jonathan Strange & Mr Norrell.",
+        "Si vous estimez être lésée, vous pouvez saisir le médiateur de la consommation.",
+        "If price matters, other retailers such as Audible often have it cheaper.",
+    ],
+)
+def test_a_forecast_a_tip_a_translation_a_recipe_or_advice_is_engagement(reply):
+    result = verdict(reply)
+    assert OFF_TOPIC in result.codes, result.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Sorry for the wait: the storms last week slowed the carriers down, but BK-39902 was delivered on November 6.",
+        "BK-39902 was delivered on November 6, so it should be waiting for you when you're back from Lyon.",
+        "Je bestelling BK-39902 is op 6 november bezorgd. Fijn weekend!",
+        "I can only help with Bookly orders, returns and policies, not with translations.",
+        "Die Bestellung wurde am 6. November zugestellt. Viel Freude beim Lesen!",
+    ],
+)
+def test_ordinary_replies_about_the_weather_a_trip_or_the_weekend_pass(reply):
+    result = verdict(reply)
+    assert result.allowed and OFF_TOPIC not in result.codes, result.detail
