@@ -73,7 +73,7 @@ INTENTS = ("order_status", "return", "policy", "clarification", "greeting", "out
 LEAK_WORDS = 8  # consecutive prompt words that make a leak
 FIGURES_PER_SENTENCE_MAX = 30  # amounts and durations in one sentence of a reply
 # Commitment classes that are promises even when made on a condition ("once it ships, I'll email you").
-PROMISES = frozenset({"follow_up", "have_sent", "guarantee"})
+PROMISES = frozenset({"follow_up", "have_sent", "guarantee", "pickup"})
 SUBSET_SUM_MAX_ITEMS = 12  # an order with more items grounds its total and prices, not every subset sum
 
 
@@ -115,6 +115,8 @@ class Grounding:
     order_dates: frozenset[date] = frozenset()  # the dates the thread's orders were placed
     item_prices: frozenset[tuple[str, Decimal]] = frozenset()  # (casefolded title, price) of listed items
     refund_amounts: frozenset[Decimal] = frozenset()  # what a prepared or written return refunds
+    item_authors: frozenset[tuple[str, str]] = frozenset()  # (casefolded title, casefolded author)
+    order_counts: frozenset[int] = frozenset()  # how many orders each complete order list held
 
     @classmethod
     def from_sources(
@@ -141,6 +143,14 @@ class Grounding:
         facts.durations |= policy.durations
         facts.percents |= policy.percents
         facts.refund_methods.add(REFUND_METHOD.lower())
+        # The results' own words (an error's message, the label instructions) are support talk when a reply
+        # repeats them ("The reason needs to be 1 to 500 characters of plain text").
+        result_words = frozenset(
+            word
+            for _, result in tool_results
+            for text in _result_prose(result)
+            for word in _CONTENT_WORD.findall(text.lower())
+        )
         facts.dates.add(today)
         # Dates the policy derives: the end of the return window of every delivered order.
         facts.dates |= {delivered + timedelta(days=RETURN_WINDOW_DAYS) for delivered in facts.delivered}
@@ -173,7 +183,7 @@ class Grounding:
             percents=frozenset(facts.percents),
             tools_succeeded=frozenset(facts.tools_succeeded),
             authors=frozenset(facts.authors),
-            policy_words=policy.words,
+            policy_words=policy.words | result_words,
             ineligible_orders=frozenset(facts.ineligible),
             unreturnable_items=frozenset(facts.unreturnable_items),
             carriers=frozenset(match.group().lower() for match in _CARRIER.finditer(results_text)),
@@ -183,6 +193,8 @@ class Grounding:
             order_dates=frozenset(facts.ordered),
             item_prices=frozenset(facts.item_prices),
             refund_amounts=frozenset(facts.refund_amounts),
+            item_authors=frozenset(facts.item_authors),
+            order_counts=frozenset(facts.order_counts),
         )
 
 
@@ -252,6 +264,8 @@ class _Facts:
     ordered: set[date] = field(default_factory=set)
     item_prices: set[tuple[str, Decimal]] = field(default_factory=set)
     refund_amounts: set[Decimal] = field(default_factory=set)
+    item_authors: set[tuple[str, str]] = field(default_factory=set)
+    order_counts: set[int] = field(default_factory=set)
 
 
 def _money(value: object) -> Decimal | None:
@@ -294,6 +308,11 @@ def _walk_result(value: object, key: str, facts: _Facts) -> None:
         # A reply may add up prices the tool listed: "both books come to $31.98".
         prices = [price for price in (_money(item.get("price")) for item in items) if price is not None]
         facts.amounts |= _subset_sums(prices)
+        facts.item_authors |= {
+            (str(item["title"]).strip().casefold(), str(item["author"]).strip().casefold())
+            for item in items
+            if item.get("title") and isinstance(item.get("author"), str) and item["author"].strip()
+        }
         # (a written return lists each item with its refund instead of its price)
         facts.item_prices |= {
             (str(item["title"]).strip().casefold(), price)
@@ -334,6 +353,22 @@ def _walk_result(value: object, key: str, facts: _Facts) -> None:
         facts.fact_durations.add((value, value, "day"))
 
 
+_PROSE_KEYS = frozenset({"message", "label_instructions", "refund_timeline", "text"})
+
+
+def _result_prose(value: object) -> list[str]:
+    """The sentences a result holds (an error's message, the label instructions), not its titles or codes."""
+    if isinstance(value, dict):
+        return [
+            text
+            for key, item in value.items()
+            for text in ([item] if key in _PROSE_KEYS and isinstance(item, str) else _result_prose(item))
+        ]
+    if isinstance(value, list):
+        return [text for item in value for text in _result_prose(item)]
+    return []
+
+
 def _order_id_of(result: dict) -> str:
     found = _extract_order_ids(str(result.get("order_id") or ""))
     return next(iter(found), "")
@@ -346,6 +381,8 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
     for order in orders:
         if isinstance(order, dict) and isinstance(order.get("status"), str) and _order_id_of(order):
             facts.statuses.add((_order_id_of(order), order["status"].strip().lower()))
+    if name == "list_customer_orders" and isinstance(result.get("orders"), list) and result.get("truncated") is False:
+        facts.order_counts.add(len(result["orders"]))
     facts.ordered |= {
         placed for order in orders if isinstance(order, dict) and (placed := _date(order.get("order_date")))
     }
@@ -431,7 +468,8 @@ _UPS = re.compile(r"\b1Z[0-9A-Z]{16}\b", re.IGNORECASE)
 _TRACKING_NAMED = re.compile(
     r"\b(?:tracking|sendungs(?:verfolgungs)?nummer|trackingnummer|tracking-?nummer|num[ée]ro\s+de\s+suivi|"
     r"n°\s+de\s+suivi|n[úu]mero\s+de\s+(?:seguimiento|rastreo)|track\s*(?:&|and|en)\s*trace(?:\s*code)?|"
-    r"trackingcode|traceercode)(?:\s+(?:number|no\.?|code|id|#))?(?:\s+[^\W\d]+){0,4}?[\s:#]*"
+    r"trackingcode|traceercode)(?:\s+(?:number|no\.?|code|id|#))?(?:\s+(?:for|of|für|de|van)\s+BK-?\d+)?"
+    r"(?:\s+[^\W\d]+){0,4}?[\s:#]*"
     r"(?:(?:is|ist|est|es|was|lautet)\s+)?(?<![\w-])(?P<code>(?!RMA|BK-?\d)(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{7,34})\b",
     re.IGNORECASE,
 )
@@ -836,6 +874,8 @@ _CARD_BRAND_NAMES = {"master card": "mastercard", "american express": "amex"}
 _TITLE_PRICE_GAP = re.compile(patterns.TITLE_PRICE_GAP, re.IGNORECASE)
 _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
+_ORDER_COUNT = re.compile(patterns.ORDER_COUNT, re.IGNORECASE)
+_BY_AUTHOR = re.compile(r"\s+(?:by|von)\s+([^,.;:!?()]{2,60})", re.IGNORECASE)
 _HEARSAY = re.compile(
     r"\b(?:to hear|you (?:say|said|mention\w*|describe\w*|report\w*|think|believe)|if|whether|sounds like|seems)\b",
     re.IGNORECASE,
@@ -1048,8 +1088,15 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("yesterday")
         problems += _tracking_problems(sentence, grounding)
         problems += _date_role_problems(sentence, grounding)
+        if _wrong_author(sentence, grounding):
+            problems.append("an item's author")
+        counted = _ORDER_COUNT.search(sentence)
+        if counted and grounding.order_counts and _number(counted.group("n")) not in grounding.order_counts:
+            problems.append("how many orders")
         reported = _CUSTOMER_ONLY_EVENT.search(sentence)
-        if reported and _asserted(sentence, reported) and not _HEARSAY.search(sentence):
+        # (heard or asked about in its own clause: "I'm sorry to hear you were charged twice")
+        heard = reported and _HEARSAY.search(_CLAUSE_BREAK.split(sentence[: reported.start()])[-1])
+        if reported and _asserted(sentence, reported) and not heard:
             problems.append("an event no tool reports")
         problems += _amount_role_problems(sentence, grounding)
         match = _ELIGIBLE_CLAIM.search(sentence)
@@ -1086,6 +1133,18 @@ def _date_role_problems(sentence: str, grounding: Grounding) -> list[str]:
         if not any(_date_is(value, day) for day in known[role]):
             problems.append(f"{role} date")
     return problems
+
+
+def _wrong_author(sentence: str, grounding: Grounding) -> bool:
+    """ "Pebble and the Moon by Ilse Marrow": an item's author named after its title must be its author."""
+    folded = sentence.casefold()
+    for title, author in grounding.item_authors:
+        at = folded.find(title)
+        written = _BY_AUTHOR.match(folded, at + len(title)) if at != -1 and len(title) >= 3 else None
+        surname = author.split()[-1] if author.split() else ""
+        if written and surname and surname not in written.group(1):
+            return True
+    return False
 
 
 def _amount_role_problems(sentence: str, grounding: Grounding) -> list[str]:
@@ -1218,8 +1277,14 @@ def _return_count_problem(sentences: list[str], grounding: Grounding) -> bool:
 
 
 def _titles_in(sentence: str, grounding: Grounding) -> set[str]:
+    """The thread's titles a sentence names; a title inside a longer one it names ("Dune" in "Dune Messiah") is not."""
     folded = sentence.casefold()
-    return {title.casefold() for title in grounding.titles if len(title) >= 3 and title.casefold() in folded}
+    found = set()
+    for title in sorted({title.casefold() for title in grounding.titles if len(title) >= 3}, key=len, reverse=True):
+        if title in folded:
+            found.add(title)
+            folded = folded.replace(title, "\x00")
+    return found
 
 
 def _match_clause(sentence: str, match: re.Match) -> str:
@@ -1499,7 +1564,8 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
             for match in _CARD_DIGITS.finditer(sentence)
             if not any(match.group("digits") in method for method in grounding.refund_methods)
         )
-        cards = [method for method in grounding.refund_methods if "ending" in method]
+        # the refund methods the tools gave ("Visa ending 1460", "PayPal"), not the policy's wording
+        cards = [method for method in grounding.refund_methods if method != REFUND_METHOD.lower()]
         for match in _CARD_BRAND.finditer(sentence) if cards else ():
             # "your Mastercard ending 1881" when the refund goes to a Visa ending 1881
             brand = _CARD_BRAND_NAMES.get(match.group().lower(), match.group().lower())

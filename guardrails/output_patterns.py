@@ -46,7 +46,7 @@ STATUS_CLAIMS: dict[str, str] = {
         r"|\b(?:wurde|ist|a été|est|fue|ha sido|está|werd|is)\s+(?:\S+\s+){0,2}?(?:storniert|annulée?s?|"
         r"cancelad[oa]s?|geannuleerd)\b"
     ),
-    "out_for_delivery": r"(?:\b(?:is|are)|'s|'re)\s+(?:now\s+|currently\s+)?out for delivery\b",
+    "out_for_delivery": r"(?:\b(?:is|are|currently)|'s|'re)\s+(?:now\s+|currently\s+)?out for delivery\b",
     # not delivered yet: "still on its way", "noch unterwegs"
     "in_transit": (
         r"(?:\b(?:is|are)|'s|'re)\s+still\s+(?:on (?:its|their) way|in transit)\b"
@@ -89,7 +89,7 @@ TRACKING_EVENT = (
     r"|\b(?:is|'s|are|'re|currently|now|sitting|arrived)\s+(?:\w+\s+){0,2}?(?:at|in)\s+(?:the|a|your|their)\s+"
     r"(?:local\s+|regional\s+|nearest\s+)?(?:[\w-]+\s+)?(?:hub|depot|sorting (?:facility|centre|center|office)|"
     r"distribution (?:centre|center|facility)|delivery (?:station|office)|customs)\b"
-    r"|\bsigned for by\b"
+    r"|\bsigned for\b(?!\s*\?)"
     # a named depot or sorting centre in the other four languages: "liegt im Verteilzentrum in Chicago"
     r"|\b(?:verteilzentrum|paketzentrum|centre de tri|centro de distribución|centro logístico|sorteercentrum|"
     r"distributiecentrum)\b"
@@ -346,6 +346,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         rf"|\b(?:llegará|llegarán|arrivera|arriveront)\b[^.!?]{{0,40}}?\b(?:{_OTHER_TIME_SOON})\b"
     ),
     "exception_other_language": (
+        r"\b(?:kollege|kollegin|vorgesetzte\w*|collègue|responsable|compañer[oa]|collega|leidinggevende)\b[^.!?]{0,60}"
+        r"\b(?:zugesagt|genehmigt|versprochen|promis|accordée?|approuvée?|prometid[oa]|aprobad[oa]|concedid[oa]|"
+        r"beloofd|goedgekeurd|toegezegd)\b|"
         r"\b(?:exceptionnellement|à titre exceptionnel|ausnahmsweise|excepcionalmente|de manera excepcional|"
         r"uitzonderlijk|bij wijze van uitzondering)\b"
         r"|\bje\s+(?:vous|te)\s+(?:accorde|rembourse)\b|\bich\s+(?:gewähre|erstatte)\s+(?:ihnen|dir)\b"
@@ -377,6 +380,11 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\bik\s+(?:mail|bel)\s+(?:u|je)\b"
     ),
     # Having something sent that no tool sends: "I'll have a Bookly gift card sent to you".
+    "pickup": (
+        r"\b(?:courier|driver|carrier)\s+(?:picks|will pick|is picking|comes|will come|is coming)\s+(?:it\s+|them\s+|"
+        r"the parcel\s+|the package\s+|the books\s+)?(?:up|by)\b"
+        r"|\bpick(?:s|ed)?\s+(?:it|the parcel|the package|them)\s+up\s+(?:from|at)\s+your\b"
+    ),
     "guarantee": (
         r"\bi(?:'ll|\s+will)\s+(?:personally\s+)?(?:make sure|ensure|guarantee)\s+(?:that\s+)?(?:you\s+(?:get|receive)|"
         r"your\s+(?:\$?[\d.,]+\s+)?refund|the\s+(?:full\s+)?refund)\b"
@@ -388,7 +396,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"emailed|delivered)\s+(?:to\s+you|out|over|your way)\b"
     ),
     "escalation": (
-        r"\b(?:i'm|i am|we're|we are)\s+(?:now\s+|just\s+)?(?:escalating|forwarding|passing|handing|referring|"
+        # (not "handing": the server's own handoff reply says "I'm handing this conversation to …")
+        r"\b(?:i'm|i am|we're|we are)\s+(?:now\s+|just\s+)?(?:escalating|forwarding|passing|referring|"
         r"flagging|reporting)\s+(?:this|it|that|your\s+\w+|the\s+\w+|bk-\d+)\b|"
         rf"\b{_WE}\s+(?:escalated|forwarded|passed|handed|referred|flagged|reported|raised|escalate|forward|pass|"
         r"hand|refer|flag)\s+(?:this|it|that|your\s+\w+|the\s+\w+|bk-\d+)\b"
@@ -495,7 +504,7 @@ ELIGIBLE_CLAIM = (
     r"|\byou\s+can\s+(?:still\s+)?(?:send|return)\b"
     # German, French, Spanish, Dutch: "kann noch zurückgegeben werden", "vous pouvez encore le retourner",
     # "todavía puedes devolverlo", "kunt u nog retourneren".
-    r"|\bk(?:ann|önnen|annst)\s+(?:\S+\s+){0,4}?zurück(?:gegeben|geschickt|gesendet|geben|schicken|senden)\b"
+    r"|\bk(?:ann|önnen|annst)\s+(?:\S+\s+){0,7}?zurück(?:gegeben|geschickt|gesendet|geben|schicken|senden)\b"
     r"|\b(?:ist|sind)\s+(?:noch\s+)?(?:rückgabeberechtigt|rückgabefähig)\b"
     r"|\bpeu(?:t|vent|x)\s+(?:encore\s+|toujours\s+)?(?:être\s+)?(?:retourné|renvoyé)e?s?\b"
     r"|\bpouvez\s+(?:encore\s+|toujours\s+)?(?:le\s+|la\s+|les\s+|l')?(?:retourner|renvoyer)\b"
@@ -506,7 +515,11 @@ ELIGIBLE_CLAIM = (
     r"|\bkun(?:t|nen|\s+je)\s+(?:\S+\s+){0,3}?(?:retourneren|terugsturen)\b|\b(?:is|zijn)\s+(?:nog\s+)?retourneerbaar\b"
 )
 # "Everything in BK-31407", "all three books": a claim about every item of an order.
-EVERY_ITEM = r"\b(?:everything|all (?:of )?(?:the |your |\w+ )?(?:books|items|titles)|every (?:book|item))\b"
+EVERY_ITEM = (
+    r"\b(?:everything|all (?:of )?(?:the |your |\w+ )?(?:books|items|titles)|every (?:book|item))\b"
+    r"|\b(?:alle (?:\w+ )?(?:artikel|bücher|titel|artikelen|boeken)|tous les (?:\w+ )?(?:articles|livres)|"
+    r"todos los (?:\w+ )?(?:artículos|libros)|tout|alles)\b"
+)
 # What a status is said of, when the sentence names no order: the order, the parcel, "it", "they".
 ORDER_SUBJECT = (
     r"\b(?:orders?|it|they|package|parcel|shipment|purchase|books?|items?|everything|bestellung|sie|es|paket|"
@@ -555,6 +568,12 @@ CUSTOMER_ONLY_EVENT = (
     r"|\b(?:gift card|cadeaukaart|carte cadeau|geschenkkarte|gutschein|tarjeta regalo)\b[^.!?]{0,40}\b(?:activated|"
     r"aktiviert|activée?|activad[oa]|geactiveerd)\b"
     r"|\b(?:reactivated|reinstated|reaktiviert|réactivée?|reactivad[oa]|heractiveerd)\b"
+    r"|\b(?:in stock|out of stock|back in stock|on backorder|sold out|auf lager|en stock|op voorraad|agotad[oa])\b"
+    r"|\byou (?:were|have been|'ve been) (?:told|promised|offered|assured)\b|\bthe (?:\w+ )?you were promised\b"
+    rf"|\b(?:is arriving|arrives|will arrive|should arrive|llega|llegará|arrivera|kommt|komt)\b[^.!?]{{0,25}}"
+    rf"\b(?:{_WEEKDAY}|lunes|martes|miércoles|jueves|viernes|sábado|domingo|montag|dienstag|mittwoch|donnerstag|"
+    r"freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|maandag|dinsdag|woensdag|"
+    r"donderdag|vrijdag|zaterdag|zondag)\b"
 )
 # A card brand: the one a reply names must be the card of the refund method a tool gave.
 CARD_BRAND = r"\b(?:visa|mastercard|master card|amex|american express)\b|\bDiscover\b"
@@ -599,7 +618,7 @@ NEGATION = (
     r"\b(?:not|never|no|nothing|none|neither|nor|unable|cannot|can't|won't|haven't|hasn't|isn't|wasn't|don't|doesn't|"
     r"didn't)\b|n't\b"
     # the store's other four languages
-    r"|\b(?:nicht|nie|kein\w*|pas|jamais|aucune?|nunca|ningún|ninguna|niet|nooit|geen)\b"
+    r"|\b(?:nicht|nichts|nie|kein\w*|pas|rien|jamais|aucune?|nunca|nada|ningún|ninguna|niet|niets|nooit|geen)\b"
 )
 # ...or when a condition comes before it ("Once you confirm, the return will be created").
 CONDITION = (
@@ -619,8 +638,9 @@ YESTERDAY = (
 )
 # How many items an order holds, said of the order: "All four items in BK-32580", "BK-40317 had three books".
 ORDER_ITEM_COUNT = (
-    rf"\ball\s+(?P<n>{_COUNT_NUMBER})\s+(?:items|books|titles)\s+(?:in|on|of|from)\s+(?:bk-\d+|your order|the order)"
-    rf"|\bboth\s+(?:items|books|titles)\s+(?:in|on|of|from)\s+(?:bk-\d+|your order|the order)"
+    rf"\ball\s+(?P<n>{_COUNT_NUMBER})\s+(?:items|books|titles)\s+(?:in|on|of|from)\s+(?:(?:order\s+)?bk-\d+|your order|"
+    r"the order)"
+    rf"|\bboth\s+(?:items|books|titles)\s+(?:in|on|of|from)\s+(?:(?:order\s+)?bk-\d+|your order|the order)"
     rf"|\bbk-\d+\s+(?:had|has|contains?|contained|includes?|included|held|holds)\s+(?P<m>{_COUNT_NUMBER})\s+"
     r"(?:items|books|titles)"
     # "Alle drei Artikel aus BK-72051", "les trois livres de BK-…", "los tres libros del pedido BK-…"
@@ -628,6 +648,13 @@ ORDER_ITEM_COUNT = (
     r"cinco|twee|drie|vier|vijf|\d{1,2})\s+(?:artikel|bücher|titel|livres|articles|titres|libros|artículos|títulos|"
     r"boeken|artikelen|titels)\s+(?:aus|in|von|de|du|des|del|uit|van)\s+(?:(?:der|la|votre|el|tu|su|je|uw)\s+)?"
     r"(?:bestellung\s+|commande\s+|pedido\s+|bestelling\s+)?bk-\d+"
+)
+# How many orders a list holds: "You have two orders with us", "Sie haben drei Bestellungen".
+ORDER_COUNT = (
+    rf"\b(?:you have|you've got|there are|i (?:can )?see|i found|i've found|sie haben|vous avez|il y a|tienes|tiene|"
+    rf"hay|je hebt|u heeft|er zijn)\s+(?P<n>{_COUNT_NUMBER}|zwei|drei|vier|fünf|deux|trois|quatre|cinq|dos|tres|"
+    r"cuatro|cinco|twee|drie|vijf)\s+(?:(?!other|more|further|older|newer|andere|autres|otros|otras)\w+\s+)?"
+    r"(?:orders|bestellungen|commandes|pedidos|bestellingen)\b"
 )
 # An order's total stated ("Your order total for BK-31330 was $18.25"): the total a result gave, not a
 # price or a sum of some items. A refund's total is a refund amount, checked as one.
@@ -791,6 +818,26 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\blibros?\s+(?:ya\s+)?(?:leídos|usados|abiertos)\b[^.!?]{0,30}\b(?:devol|reembols)"
         r"|\bgelezen\s+boek\w*\b[^.!?]{0,30}\b(?:retour|terug)"
     ),
+    # the refund's days counted from the customer sending the parcel, not from the store receiving it
+    "refund_from_sending": (
+        r"\b(?:refund\w*|back|erstatt\w*|rembours\w*|reembols\w*|terug\w*)\b[^.!?]{0,60}?"
+        r"\b(?:\d+|seven|sieben|sept|siete|zeven)\s+(?:business\s+|working\s+)?(?:days?|tage?n?|jours?|días|dagen)\s+"
+        r"(?:of|after|from|nach|après|desde|tras|na)\s+(?:you\s+)?(?:sending|shipping|mailing|posting|dropping off|"
+        r"(?:dem\s+)?(?:versand|absenden)|l'envoi|(?:el\s+)?envío|verzending|het versturen)\b"
+    ),
+    "window_from_order_day": (
+        r"\b(?:window|30 days?)\b[^.!?]{0,30}\b(?:starts?|begins?|counts?|runs?)\s+(?:on|from|at)\s+(?:the\s+)?"
+        r"(?:day|date|moment)\s+(?:you\s+)?(?:place|placed|order|ordered|buy|bought|purchase|purchased)\b"
+    ),
+    "next_day": (
+        r"\b(?:next (?:business |working )?day (?:delivery|shipping)|"
+        r"delivered (?:the )?next (?:business |working )?day|"
+        r"overnight (?:delivery|shipping)|am nächsten (?:werk)?tag|le lendemain|jour ouvré suivant|"
+        r"al día (?:hábil )?siguiente|de volgende (?:werk)?dag)\b"
+    ),
+    "membership": (
+        r"\bbookly (?:plus|premium|prime|club|gold|vip)\b|\b(?:loyalty|rewards) (?:program|programme|points)\b"
+    ),
     # Shipping costs refunded: the policy refunds the books ("a full refund"), it says nothing of shipping.
     "shipping_refund": (
         r"\brefund\w*\s+(?:you\s+)?(?:for\s+)?(?:your\s+|the\s+)?(?:original\s+|outbound\s+)?shipping\s+"
@@ -924,6 +971,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"\bSELECT\b[^.]{1,60}\bFROM\b|<script\b|\bimport \w+\s*$|\bpip install\b|\bnpm install\b|"
         # a return statement ends its line or block: "return total;}" (not "to return it; our window")
         r"\breturn [\w.()]+\s*;\s*(?:\}|$)"
+        r"|\b(?:in|with|using)\s+(?:python|javascript|bash|powershell|google apps script)\b|\brequests library\b"
+        r"|\bpython (?:script|idea)\b|\bcron job\b"
     ),
     "weather": (
         r"\bforecast (?:for|says|shows|is|calls)\b|\b-?\d+\s?°\s?[FC]?\b|\bchance of (?:rain|snow|showers|storms)\b"
@@ -968,7 +1017,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
     ),
     # translating for the customer, a capital, a derivative: homework and general knowledge
     "general_knowledge": (
-        r"\bin (?:spanish|french|german|dutch|english|japanese|italian|chinese) (?:is|it's|would be)\b"
+        r"\bin (?:spanish|french|german|dutch|english|japanese|italian|chinese),? "
+        r"(?:is|it's|would be|a|an|the|you say)\b"
         r"|\b(?:heißt|heisst) (?:auf|im) (?:englisch|französisch|spanisch|niederländisch|deutsch)\w*"
         r"|\bse (?:dit|dice) en (?:anglais|espagnol|allemand|inglés|francés|alemán)\b"
         r"|\bin het (?:engels|frans|duits|spaans) (?:is|zou|heet)\b"
@@ -979,7 +1029,23 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"\b(?:médiateur de la consommation|garantie légale|widerrufsrecht|consumer protection law|attorney general|"
         r"ley de arrendamientos|carta certificada|huurcommissie|your lease)\b"
     ),
-    "other_retailer": r"\bother (?:retailers|stores|shops|booksellers)\b|\b(?:audible|powell's)\b",
+    "other_retailer": (
+        r"\bother (?:retailers|stores|shops|booksellers)\b|\b(?:audible|powell's|libby)\b"
+        r"|\b(?:your )?(?:local|public) library\b|\b(?:bibliothèque|biblioteca|bibliotheek|bücherei|stadtbibliothek)\b"
+    ),
+    # the order to read a series in, a plot, a character: talk about the books, not the order
+    "reading_order": (
+        r"\bread (?:them|the (?:series|books|volumes)|it) in (?:publication |chronological |the right )?order\b"
+        r"|\bin (?:publication|reading|chronological) order\b|\bbest read in order\b|\bread [^.!?]{1,40} first, then\b"
+        r"|\bstart with volume one\b"
+    ),
+    "plot": (
+        r"\b(?:the main character|the protagonist|die hauptfigur|der protagonist|le personnage principal|"
+        r"el protagonista|la protagonista|de hoofdpersoon)\b"
+        r"|\bis about an? (?!return|refund|order|parcel)\w+ (?:who|that)\b"
+        r"|\bfollows an? (?:young |old )?\w+ who\b|\berzählt (?:übrigens )?die geschichte\b|\btells the story of\b"
+    ),
+    "score": r"\b(?:won|lost|beat|drew)\s+\d+\s?[-–:]\s?\d+\b|\bwhat a (?:game|match)\b|\bpartidazo\b",
     "cooking": (
         r"\b\d+\s?(?:g|gr|kg|ml|cl)\s+(?:de\s+|d')?(?:farine|sucre|beurre|lait|harina|azúcar|mantequilla|leche|"
         r"mehl|zucker|butter|milch|bloem|suiker|boter|melk)\b"
@@ -1028,7 +1094,8 @@ RECOMMENDATION = (
     r"|try reading|check out|a (?:great|good|wonderful|perfect) (?:book|read|pick|choice|next read) (?:is|would be)"
     r"|(?:a|another|your)\s+(?:great|good|wonderful|perfect|lovely|natural)\s+(?:next\s+)?(?:book|read|pick|choice|"
     r"follow-up)\s+(?:is|would be|might be)"
-    r"|(?:fans of|readers of|readers who (?:liked|loved|enjoyed)) [^,.]{1,60}? (?:often |usually |tend to |also )?"
+    r"|(?:fans of|readers of|(?:readers|kids|children|people) who (?:like|love|liked|loved|enjoyed)) [^,.]{1,60}? "
+    r"(?:often |usually |tend to |also )?"
     r"(?:love|like|enjoy)"
     r"|(?:pairs?|goes) (?:well|nicely|beautifully) with"
     r"|if you (?:liked|enjoyed|loved) [^,.]{1,60},?(?: you(?:'ll|\s+will|\s+might)? (?:also\s+)?(?:love|like|enjoy)"
@@ -1061,6 +1128,9 @@ OWN_INSTRUCTIONS = (
     r"systeemprompt)\b"
     r"|\b(?:meine|mes|mis|mijn) (?:\w+ )?(?:regeln|règles|reglas|regels|vorgaben|richtlijnen|directrices)(?: \w+)? "
     r"(?:sagen|besagen|verlangen|disent|exigent|dicen|exigen|zeggen|vereisen)\b"
+    # its tools and the reminders it gets: "I use one tool to look up …", "before every reply I get a reminder"
+    r"|\bi (?:use|have|call) (?:one|a|two|three|four|several|different) tools?\b|\bmy tools\b"
+    r"|\b(?:a|the) reminder\b[^.!?]{0,30}\b(?:telling|tells|says|reminding)\b|\bi was told \""
 )
 
 # --- Scope: what a support reply may talk about ---------------------------------------------------
@@ -1121,10 +1191,12 @@ EMPATHY_OPENER = (
 # content about no part of support is engagement, however few words it has.
 DIGRESSION = (
     r"^\W*(?:incidentally|by the way|fun fact|as an aside|on another note|on a different note|unrelated,?|"
+    r"in other news|(?:pro )?tip:|"
     r"did you know|i hear|i heard|apparently|rumou?r has it|"
     r"for your (?:book club|essay|class|homework|report|paper|presentation|assignment|trip|party|dinner)|"
     r"übrigens|nebenbei(?: bemerkt)?|apropos|au fait|d'ailleurs|par ailleurs|soit dit en passant|por cierto|"
-    r"a propósito|dicho sea de paso|trouwens|overigens|tussen haakjes)\b"
+    r"a propósito|dicho sea de paso|trouwens|overigens|tussen haakjes|dato curioso|curiosidad|wist je dat|"
+    r"saviez-vous que|sabías que|wussten sie|wusstest du)\b"
 )
 DIGRESSION_WORDS = 2
 # What a digression may still be about: the order, its return or refund, in the five languages.
@@ -1137,7 +1209,7 @@ ORDER_FACT_WORD = (
 # in a sentence about no part of support, a recommendation of something else.
 OTHER_LANGUAGE_RECOMMENDATION = (
     r"\b(?:je (?:vous|te) (?:conseille|recommande)|(?:te|le|les) recomiendo|recomiendo|(?:ich )?empfehle|"
-    r"kann ich (?:ihnen|dir) \S+(?: \S+)? empfehlen|(?:ik )?raad (?:ik )?(?:je|u|jou) \S+(?: \S+)? aan|aanrader|"
+    r"kann ich (?:ihnen|dir) \S+(?: \S+)? empfehlen|(?:ik )?raad (?:ik )?(?:je|u|jou) \S+(?: \S+){0,6}? aan|aanrader|"
     r"ik kan (?:je|u) \S+(?: \S+)? aanraden|vous devriez (?:lire|essayer|visiter)|deberías (?:leer|probar|visitar)|"
     r"sollten sie (?:\S+ )?(?:lesen|probieren|besuchen)|moet je (?:\S+ )?(?:lezen|proberen|bezoeken)|"
     r"lisez (?:aussi|également|donc)|lesen sie (?:unbedingt|auch|doch)|sollten sie unbedingt|lea también|"

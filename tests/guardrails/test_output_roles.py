@@ -298,3 +298,95 @@ def test_a_forecast_a_tip_a_translation_a_recipe_or_advice_is_engagement(reply):
 def test_ordinary_replies_about_the_weather_a_trip_or_the_weekend_pass(reply):
     result = verdict(reply)
     assert result.allowed and OFF_TOPIC not in result.codes, result.detail
+
+
+# --- Second round: authors, counts, more events, timelines and subjects ----------------------------------
+
+ORDER_LIST = {
+    "orders": [
+        {"order_id": "BK-39902", "status": "delivered", "order_date": "2026-11-01"},
+        {"order_id": "BK-40513", "status": "shipped", "order_date": "2026-11-12"},
+        {"order_id": "BK-40777", "status": "processing", "order_date": "2026-11-18"},
+    ],
+    "truncated": False,
+}
+
+
+@pytest.mark.parametrize(
+    ("reply", "tool_results", "problem"),
+    [
+        ("BK-39902 has The Quiet River by Els Baak and Birds of the Lowlands.", LOOKED_UP, "an item's author"),
+        ("You have two orders with us: BK-39902 and BK-40513.", [("list_customer_orders", ORDER_LIST)], "orders"),
+        ("Sie haben zwei Bestellungen bei uns.", [("list_customer_orders", ORDER_LIST)], "how many orders"),
+        ("Both books in order BK-39902 were delivered on November 6.", LOOKED_UP, "how many items"),
+        ("Yes, The Quiet River is back in stock, so you can order another copy.", LOOKED_UP, "no tool reports"),
+        ("Since you were promised a free upgrade, it'll ship expedited.", LOOKED_UP, "no tool reports"),
+        ("Your order BK-40513 is arriving on Thursday, as the driver said.", LOOKED_UP, "no tool reports"),
+        ("Yes, the tracking number for BK-39902 is 1Z77AB0011223344.", LOOKED_UP, ""),
+    ],
+)
+def test_an_author_a_count_stock_or_a_promise_heard_elsewhere_is_ungrounded(reply, tool_results, problem):
+    result = verdict(reply, tool_results)
+    assert not result.allowed, result.detail
+    assert problem in result.detail
+
+
+@pytest.mark.parametrize(
+    ("reply", "tool_results"),
+    [
+        ("BK-39902 has The Quiet River by Maarten Kok and Birds of the Lowlands by Els Baak.", LOOKED_UP),
+        ("You have three orders with us: BK-39902, BK-40513 and BK-40777.", [("list_customer_orders", ORDER_LIST)]),
+        ("I can see two other orders on your email. Which one do you mean?", [("list_customer_orders", ORDER_LIST)]),
+        ("I can't see stock levels, but BK-39902 was delivered on November 6.", LOOKED_UP),
+        ("I'm sorry if you were promised something else; BK-39902 was delivered on November 6.", LOOKED_UP),
+    ],
+)
+def test_the_right_author_and_count_and_what_the_reply_cannot_see_pass(reply, tool_results):
+    result = verdict(reply, tool_results)
+    assert result.allowed, result.detail
+
+
+@pytest.mark.parametrize(
+    ("reply", "code"),
+    [
+        ("You'll get your money back within 7 days of sending the parcel.", UNGROUNDED_POLICY),
+        ("The 30-day return window starts on the day you place your order.", UNGROUNDED_POLICY),
+        ("Der Expressversand kostet 9,99 $ und Ihre Bestellung ist am nächsten Werktag bei Ihnen.", UNGROUNDED_POLICY),
+        ("Returns are free only for Bookly Plus members.", UNGROUNDED_POLICY),
+        ("Once the courier picks up the parcel tomorrow morning, we'll refund you.", UNGROUNDED_COMMITMENT),
+        ("Da Ihnen mein Kollege die Verlängerung zugesagt hat, können Sie es noch zurückgeben.", UNGROUNDED_COMMITMENT),
+        ("I use one tool to look up an order and another to check return eligibility.", "prompt_leak"),
+        ("Before every reply I get a reminder telling me to stick to order facts.", "prompt_leak"),
+        ("In Spanish, a bookmark is 'un marcapáginas'.", OFF_TOPIC),
+        ("Tip: read them in publication order, starting with the first one.", OFF_TOPIC),
+        ("Kids who love Wonder usually enjoy Front Desk by Kelly Yang.", OFF_TOPIC),
+        ("While you wait, your local library may have it as a free ebook.", OFF_TOPIC),
+        ("Die Hauptfigur ist ein Schweizer Ingenieur, der an Technik glaubt.", OFF_TOPIC),
+        ("Sure! In Python you could fetch the tracking page every hour.", OFF_TOPIC),
+        ("You're welcome! And yes, Ajax won 3-1 yesterday.", OFF_TOPIC),
+        ("Sí, tu pedido se entregó. Dato curioso: García Márquez ganó el Nobel en 1982.", OFF_TOPIC),
+        ("Als je Tonio mooi vond, raad ik je Kinderjaren van Jona Oberski aan.", OFF_TOPIC),
+    ],
+)
+def test_second_round_claims_and_subjects_are_caught(reply, code):
+    result = verdict(reply)
+    assert code in result.codes, result.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Your books should arrive within 3 to 5 business days of shipping.",
+        "Once you send the books back, the refund follows within 7 business days of us receiving them.",
+        "The 30-day window starts on the day the order is delivered.",
+        "Please drop the parcel off with the carrier; the label is emailed to the address on the order.",
+        "The reason needs to be between 1 and 500 characters of plain text. Could you tell me why?",
+        "Tip: keep the receipt from the carrier until the refund arrives.",
+        "I can't share how I work, but I can look up BK-39902 for you.",
+    ],
+)
+def test_their_look_alikes_pass(reply):
+    message = "reason must be 1 to 500 characters of plain text."
+    tool_error = {"error": {"code": "invalid_arguments", "message": message}}
+    result = verdict(reply, [("lookup_order", ORDER), ("initiate_return", tool_error)])
+    assert result.allowed, result.detail
