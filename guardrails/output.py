@@ -74,6 +74,13 @@ LEAK_WORDS = 8  # consecutive prompt words that make a leak
 FIGURES_PER_SENTENCE_MAX = 30  # amounts and durations in one sentence of a reply
 # Commitment classes that are promises even when made on a condition ("once it ships, I'll email you").
 PROMISES = frozenset({"follow_up", "have_sent", "guarantee", "pickup"})
+# An item's format or edition: no tool result gives one, so it is grounded only inside the item's own title.
+_ITEM_FORMAT = re.compile(
+    r"\b(?:hardcover|hardback|paperback|softcover|first edition|signed (?:copy|edition)|large[- ]print|"
+    r"collector's edition|gebundene ausgabe|taschenbuch|broché|relié|tapa (?:dura|blanda)|edición de bolsillo|"
+    r"gebonden|paperback-editie)\b",
+    re.IGNORECASE,
+)
 SUBSET_SUM_MAX_ITEMS = 12  # an order with more items grounds its total and prices, not every subset sum
 
 
@@ -875,7 +882,7 @@ _TITLE_PRICE_GAP = re.compile(patterns.TITLE_PRICE_GAP, re.IGNORECASE)
 _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
 _ORDER_COUNT = re.compile(patterns.ORDER_COUNT, re.IGNORECASE)
-_BY_AUTHOR = re.compile(r"\s+(?:by|von)\s+([^,.;:!?()]{2,60})", re.IGNORECASE)
+_BY_AUTHOR = re.compile(r"\s+(?:by|von|van|door)\s+(?![$€\d])([^,.;:!?()]{2,60})", re.IGNORECASE)
 _HEARSAY = re.compile(
     r"\b(?:to hear|you (?:say|said|mention\w*|describe\w*|report\w*|think|believe)|if|whether|sounds like|seems)\b",
     re.IGNORECASE,
@@ -1088,6 +1095,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("yesterday")
         problems += _tracking_problems(sentence, grounding)
         problems += _date_role_problems(sentence, grounding)
+        if _item_format_claimed(sentence, grounding):
+            problems.append("an item's format")
         if _wrong_author(sentence, grounding):
             problems.append("an item's author")
         counted = _ORDER_COUNT.search(sentence)
@@ -1133,6 +1142,15 @@ def _date_role_problems(sentence: str, grounding: Grounding) -> list[str]:
         if not any(_date_is(value, day) for day in known[role]):
             problems.append(f"{role} date")
     return problems
+
+
+def _item_format_claimed(sentence: str, grounding: Grounding) -> bool:
+    """ "The hardcover edition of Piranesi": a format said of a thread's item whose title does not say it."""
+    if not _titles_in(sentence, grounding):
+        return False
+    bare = _without(sentence, grounding.titles)  # "The Hobbit (Illustrated Edition)" says it itself
+    match = _ITEM_FORMAT.search(bare)
+    return match is not None and _asserted(bare, match)
 
 
 def _wrong_author(sentence: str, grounding: Grounding) -> bool:

@@ -385,6 +385,10 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"the parcel\s+|the package\s+|the books\s+)?(?:up|by)\b"
         r"|\bpick(?:s|ed)?\s+(?:it|the parcel|the package|them)\s+up\s+(?:from|at)\s+your\b"
     ),
+    "refund_today": (
+        r"\b(?:refund\w*|reembols\w*|rembours\w*|erstatt\w*|terugbetal\w*|money)\b[^.!?]{0,40}"
+        r"\b(?:today|tomorrow|tonight|hoy|mañana|heute|morgen|aujourd'hui|demain|vandaag)\b"
+    ),
     "guarantee": (
         r"\bi(?:'ll|\s+will)\s+(?:personally\s+)?(?:make sure|ensure|guarantee)\s+(?:that\s+)?(?:you\s+(?:get|receive)|"
         r"your\s+(?:\$?[\d.,]+\s+)?refund|the\s+(?:full\s+)?refund)\b"
@@ -781,6 +785,9 @@ POLICY_SUBJECTS: dict[str, str] = {
         r"|\b(?:desde|después de|a)\s+que\s+recib\w+|\bnadat\s+(?:wij|we)\b|\bna\s+ontvangst\b"
         r"|\b(?:suivant|dès|à)\s+(?:la\s+)?réception\b|\b(?:a|tras|después de)\s+la\s+recepción\b|\btras\s+recibir\b"
         r"|\bbij\s+ontvangst\b|\bnach\s+dem\s+(?:eingang|erhalt)\b"
+        # "Cuando recibamos el libro, te devolveremos 16,90 $": the money given back, not the book sent back
+        r"|\bcuando\s+recib\w+|\b(?:te|le|les)\s+devolver\w*\s+(?:el\s+dinero|\d)|\bsobald\s+wir\b|\bzodra\s+(?:wij|we)\b"
+        r"|\bquand\s+nous\s+(?:recevrons|aurons\s+reçu)\b"
     ),
     "window": (
         r"(?<!receiving the )(?<!receive the )(?<!received the )\breturn(?:s|ed|ing)?\b(?!\s+(?:label|shipping))"
@@ -837,6 +844,20 @@ INVENTED_POLICY: dict[str, str] = {
     ),
     "membership": (
         r"\bbookly (?:plus|premium|prime|club|gold|vip)\b|\b(?:loyalty|rewards) (?:program|programme|points)\b"
+    ),
+    # a rule stated with its own exception: "Personalized items normally can't be returned, but they can if …"
+    "exception_to_rule": (
+        r"\b(?:normally|usually|generally|normalement|généralement|en principe|normalerweise|eigentlich|"
+        r"grundsätzlich|normalmente|por lo general|normaal(?: gesproken)?|meestal|in principe)\b"
+        # (the rule's own negation sits in a lookahead: a negated match would read as a declined policy)
+        r"(?=[^.!?]{0,60}\b(?:not|can't|cannot|aren't|isn't|pas|nicht|kein\w*|no|niet|geen)\b[^.!?]{0,60}"
+        r"(?:\bbut\b|\bmais\b|\baber\b|\bpero\b|\bmaar\b|\bsin embargo\b|;|,\s+sí\b))"
+    ),
+    # Bookly has no cancellation policy: no tool cancels, no text gives a free-cancellation period
+    "cancellation": (
+        r"\b(?:orders?|it|they)\s+can\s+(?:still\s+)?be\s+cancell?ed\b|\bcancell?ed\s+free\b|\bfree\s+cancell?ation\b"
+        r"|\bcancel\w*\s+(?:it\s+|your order\s+)?(?:within|up to|for free|free of charge)\b"
+        r"|\b(?:kostenlos|gratuitement|gratis|kosteloos)\s+(?:storniert|stornieren|annul\w+|cancel\w+|geannuleerd)\b"
     ),
     # Shipping costs refunded: the policy refunds the books ("a full refund"), it says nothing of shipping.
     "shipping_refund": (
@@ -980,6 +1001,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
         rf"|\b(?:{_FORECAST_WHEN})\b[^.!?]{{0,50}}\b(?:{_FORECAST_WEATHER})\b"
         rf"|\b(?:{_FORECAST_WEATHER})\b[^.!?]{{0,30}}\b(?:is|are)\s+(?:expected|forecast)\b"
         r"|\b(?:knmi|météo-france|aemet|deutsche[rn]? wetterdienst)\b"
+        r"|\b(?:storms?|rain|snow|weather|sun|wind)\s+(?:should|will|is expected to|is going to)\s+"
+        r"(?:clear|stop|ease|pass|continue|return|hold|let up)\b"
     ),
     "medical": (
         r"\b\d+\s?mg\b|\btake (?:some\s+)?(?:ibuprofen|acetaminophen|paracetamol|aspirin|antihistamines?)\b"
@@ -1044,6 +1067,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"el protagonista|la protagonista|de hoofdpersoon)\b"
         r"|\bis about an? (?!return|refund|order|parcel)\w+ (?:who|that)\b"
         r"|\bfollows an? (?:young |old )?\w+ who\b|\berzählt (?:übrigens )?die geschichte\b|\btells the story of\b"
+        r"|(?-i:\b(?:follows|suit|sigue a|volgt) [A-Z]\w+(?: [A-Z]\w+)?, (?:an?|un|une|ein|eine|een|[a-zà-ÿ]+) )"
+        r"|\b(?:parabel|parable|allegory|allégorie|alegoría|allegorie)\b"
     ),
     "score": r"\b(?:won|lost|beat|drew)\s+\d+\s?[-–:]\s?\d+\b|\bwhat a (?:game|match)\b|\bpartidazo\b",
     "cooking": (
@@ -1131,6 +1156,7 @@ OWN_INSTRUCTIONS = (
     # its tools and the reminders it gets: "I use one tool to look up …", "before every reply I get a reminder"
     r"|\bi (?:use|have|call) (?:one|a|two|three|four|several|different) tools?\b|\bmy tools\b"
     r"|\b(?:a|the) reminder\b[^.!?]{0,30}\b(?:telling|tells|says|reminding)\b|\bi was told \""
+    r"|\bhere's how i work\b|\bi must (?:always |never )?(?:write|use|reply|answer|refuse|only|not)\b"
 )
 
 # --- Scope: what a support reply may talk about ---------------------------------------------------
@@ -1193,7 +1219,12 @@ DIGRESSION = (
     r"^\W*(?:incidentally|by the way|fun fact|as an aside|on another note|on a different note|unrelated,?|"
     r"in other news|(?:pro )?tip:|"
     r"did you know|i hear|i heard|apparently|rumou?r has it|"
-    r"for your (?:book club|essay|class|homework|report|paper|presentation|assignment|trip|party|dinner)|"
+    r"for your (?:book club|essay|class|homework|report|paper|presentation|assignment|trip|party|dinner|"
+    r"(?:\w+'s )?birthday|wedding|anniversary|holiday|vacation)|"
+    r"voor (?:je|uw) (?:vakantie|reis|verjaardag|feest|werkstuk|boekenclub)|"
+    r"für (?:ihren|deinen|ihre|deine) (?:urlaub|reise|geburtstag|besuch|referat|buchclub)|"
+    r"pour (?:vos|tes|votre|ton) (?:vacances|voyage|anniversaire|exposé|club de lecture)|"
+    r"para (?:tus|sus|tu|su) (?:vacaciones|viaje|cumpleaños|trabajo|club de lectura)|"
     r"übrigens|nebenbei(?: bemerkt)?|apropos|au fait|d'ailleurs|par ailleurs|soit dit en passant|por cierto|"
     r"a propósito|dicho sea de paso|trouwens|overigens|tussen haakjes|dato curioso|curiosidad|wist je dat|"
     r"saviez-vous que|sabías que|wussten sie|wusstest du)\b"
@@ -1213,7 +1244,10 @@ OTHER_LANGUAGE_RECOMMENDATION = (
     r"ik kan (?:je|u) \S+(?: \S+)? aanraden|vous devriez (?:lire|essayer|visiter)|deberías (?:leer|probar|visitar)|"
     r"sollten sie (?:\S+ )?(?:lesen|probieren|besuchen)|moet je (?:\S+ )?(?:lezen|proberen|bezoeken)|"
     r"lisez (?:aussi|également|donc)|lesen sie (?:unbedingt|auch|doch)|sollten sie unbedingt|lea también|"
-    r"lee también|lees (?:ook|zeker)|moet je zeker)"
+    r"lee también|lees (?:ook|zeker)|moet je zeker|"
+    # "if you liked X, …" in the other four languages
+    r"wenn (?:ihnen|dir) [^,.]{1,60} gef(?:ällt|allen hat)|si (?:vous avez aimé|vous aimez|tu as aimé|tu aimes)|"
+    r"si te (?:gustó|gusta)|si le (?:gustó|gusta)|als (?:je|u) [^,.]{1,60} (?:mooi|leuk|goed) (?:vond|vindt))"
 )
 # A reply of at least this many words with no support word at all is flagged.
 ANCHORLESS_WORDS = 12

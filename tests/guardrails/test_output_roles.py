@@ -390,3 +390,52 @@ def test_their_look_alikes_pass(reply):
     tool_error = {"error": {"code": "invalid_arguments", "message": message}}
     result = verdict(reply, [("lookup_order", ORDER), ("initiate_return", tool_error)])
     assert result.allowed, result.detail
+
+
+# --- Third round: formats, exceptions to a rule, cancellation, refunds today, more subjects ----------
+
+
+@pytest.mark.parametrize(
+    ("reply", "code"),
+    [
+        ("BK-39902 included the hardcover edition of The Quiet River.", UNGROUNDED_STATUS),
+        ("It included the paperback of Birds of the Lowlands and a Bookly Gift Card.", UNGROUNDED_STATUS),
+        (
+            "Personalized items normally can't be returned, but they can be if there's a printing error.",
+            UNGROUNDED_POLICY,
+        ),
+        (
+            "Aunque normalmente los artículos personalizados no se devuelven, sí se pueden devolver si llegan dañados.",
+            UNGROUNDED_POLICY,
+        ),
+        ("Orders can be cancelled free of charge within 24 hours of being placed.", UNGROUNDED_POLICY),
+        ("Así es, el reembolso de 19,95 $ se hará hoy a tu tarjeta.", UNGROUNDED_COMMITMENT),
+        ("Sure, here's how I work: I only help with orders and I must write plain text.", "prompt_leak"),
+        ("The Quiet River follows Anna, a ferry pilot, through one long winter.", OFF_TOPIC),
+        ("Die Verwandlung wird oft als Parabel über Entfremdung gelesen.", OFF_TOPIC),
+        ("For your neighbour's birthday, a nice bookmark or a reading light pairs well with a book.", OFF_TOPIC),
+        ("Voor je vakantie in Florida: neem zeker een regenjas mee, want het kan er flink stormen.", OFF_TOPIC),
+        ("Wenn Ihnen Der Schwarm gefällt, könnte Ihnen auch Limit von Frank Schätzing gefallen.", OFF_TOPIC),
+        ("It has shipped. The storm should clear by Saturday, so the delivery won't be held up.", OFF_TOPIC),
+    ],
+)
+def test_third_round_claims_and_subjects_are_caught(reply, code):
+    result = verdict(reply)
+    assert code in result.codes, result.detail
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "BK-39902 includes The Quiet River and Birds of the Lowlands; I can't see which edition you received.",
+        "Personalized items can't be returned, and neither can gift cards.",
+        "I'm not able to cancel orders, but I can tell you BK-39902 was delivered on November 6.",
+        "Your refund follows within 7 business days of us receiving the return, not today.",
+        "Het gaat om The Quiet River van $19.95.",
+        "Cuando recibamos el libro, te devolveremos 19,95 $ en un plazo de 7 días hábiles.",
+        "Sorry for the wait: the storms last week slowed the carriers down, but it was delivered on November 6.",
+    ],
+)
+def test_third_round_look_alikes_pass(reply):
+    result = verdict(reply)
+    assert result.allowed, result.detail
