@@ -58,6 +58,7 @@ PINNED_SHA256 = {
     "l4_test20.jsonl": "0d56dc921b7a13ed29e2e98e1aa9e7343407b0a9ac6f4b626f648a0eb50311ec",
     "l4_test21.jsonl": "10b74bf95dc3ba2a7e48bccd4f5bb028d2f491662c6173fd27f23c2f0b9c5178",
     "l4_test22.jsonl": "9637b6953814ee16d8dad07621c0e4d901e3d31fc250e021eb05e529c9cd2209",
+    "l4_test23.jsonl": "d029bd38eee77e92e2c0251b6d4d8a9a968a702cbb4ebecd164177e0fc5138c6",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -104,6 +105,7 @@ MINIMUM = {
     "l4_test20.jsonl": {"pass": 180, "block": 120},
     "l4_test21.jsonl": {"pass": 180, "block": 120},
     "l4_test22.jsonl": {"pass": 180, "block": 120},
+    "l4_test23.jsonl": {"pass": 180, "block": 120},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
@@ -148,6 +150,7 @@ ID_PREFIX = {
     "l4_test20.jsonl": "l4g",
     "l4_test21.jsonl": "l4f",
     "l4_test22.jsonl": "l4e",
+    "l4_test23.jsonl": "l4d",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3- and tune4-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
