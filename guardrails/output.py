@@ -124,6 +124,7 @@ class Grounding:
     refund_amounts: frozenset[Decimal] = frozenset()  # what a prepared or written return refunds
     item_authors: frozenset[tuple[str, str]] = frozenset()  # (casefolded title, casefolded author)
     order_counts: frozenset[int] = frozenset()  # how many orders each complete order list held
+    gift_cards: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title): items that are no book
 
     @classmethod
     def from_sources(
@@ -202,6 +203,7 @@ class Grounding:
             refund_amounts=frozenset(facts.refund_amounts),
             item_authors=frozenset(facts.item_authors),
             order_counts=frozenset(facts.order_counts),
+            gift_cards=frozenset(facts.gift_cards),
         )
 
 
@@ -273,6 +275,7 @@ class _Facts:
     refund_amounts: set[Decimal] = field(default_factory=set)
     item_authors: set[tuple[str, str]] = field(default_factory=set)
     order_counts: set[int] = field(default_factory=set)
+    gift_cards: set[tuple[str, str]] = field(default_factory=set)
 
 
 def _money(value: object) -> Decimal | None:
@@ -413,6 +416,12 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
     for order in orders:
         if isinstance(order, dict) and name in ("lookup_order", "check_return_eligibility") and _order_id_of(order):
             facts.order_items |= {(_order_id_of(order), title) for title in _item_titles(order)}
+            listed = order.get("items") if isinstance(order.get("items"), list) else []
+            facts.gift_cards |= {
+                (_order_id_of(order), str(item["title"]).casefold())
+                for item in listed
+                if isinstance(item, dict) and item.get("category") == "gift_card" and item.get("title")
+            }
             total = _money(order.get("total"))
             if total is not None:
                 facts.order_totals.add(total)
@@ -1042,6 +1051,9 @@ def _item_count_wrong(sentence: str, named: set[str], grounding: Grounding) -> b
         return False
     order = _order_in_question(_extract_order_ids(match.group()) or named, grounding)
     held = {title for order_id, title in grounding.order_items if order_id == order}
+    if _BOOK_WORD.search(match.group()):
+        # "the two books of BK-93670": its books, not the gift card beside them
+        held -= {title for order_id, title in grounding.gift_cards if order_id == order}
     number = match.group("n") or match.group("m") or match.group("k")
     return bool(held) and (_number(number) if number else 2) != len(held)
 
@@ -1676,9 +1688,12 @@ def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], l
     text = " ".join(sentences)
     sure = []
     for name, pattern in _OFF_TOPIC_SURE.items():
-        for sentence in (*sentences, text):  # the whole text too: a riddle's answer is the next sentence
-            match = pattern.search(sentence)
-            if match is not None and not _NEGATION.search(_CLAUSE_BREAK.split(sentence[: match.start()])[-1]):
+        # One pass over the whole text (a riddle's answer is the next sentence); a match is negated by its
+        # own clause only ("I can't write you a poem").
+        for match in pattern.finditer(text):
+            sentence_start = max(text.rfind(". ", 0, match.start()), text.rfind("! ", 0, match.start()))
+            sentence_start = max(sentence_start, text.rfind("? ", 0, match.start())) + 1
+            if not _NEGATION.search(_CLAUSE_BREAK.split(text[sentence_start : match.start()])[-1]):
                 sure.append(name)
                 break
     if _recommended_works(text, grounding):

@@ -417,6 +417,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\b(?:our|the|a)\s+(?:\w+\s+)?(?:team|specialist|supervisor|manager|colleague|human|staff member|agent|"
         r"representative)\s+(?:will|'ll|is going to|are going to)\s+(?:contact|reach out|get back|email|call|follow up|"
         r"look into|review|be in touch)\b"
+        r"|\b(?:a|the|our)\s+(?:\w+\s+)?(?:manager|supervisor|team lead|specialist|colleague)\s+"
+        r"(?:calls|contacts|emails|reaches out to|gets back to|rings)\s+you\b"
         r"|\bsomeone\s+(?:from\s+(?:our|the)\s+\w+\s+)?will\s+(?:contact|reach out|get back|email|call|follow up|"
         r"be in touch)\b"
     ),
@@ -869,7 +871,8 @@ INVENTED_POLICY: dict[str, str] = {
     ),
     # The window counted from the order, not the delivery.
     "window_from_order": (
-        r"\bfrom the (?:order|purchase) date\b|\bfrom the date (?:of|you placed) (?:your |the )?(?:order|purchase)\b"
+        r"\b(?:of|after) the (?:order|purchase) date\b|\bdays? (?:of|after|from) (?:your |the )?(?:ordering|purchase)\b"
+        r"|\bfrom the (?:order|purchase) date\b|\bfrom the date (?:of|you placed) (?:your |the )?(?:order|purchase)\b"
         r"|\bfrom (?:the day|when) you ordered\b|\b(?:à compter|à partir) de la date de (?:la |votre )?commande\b"
         r"|\bab (?:dem )?(?:bestelldatum|kaufdatum)\b|\bdesde la fecha (?:del pedido|de (?:la )?compra)\b"
         r"|\bvanaf de (?:besteldatum|datum van (?:je |uw )?bestelling)\b"
@@ -993,7 +996,7 @@ OFF_TOPIC_SURE: dict[str, str] = {
         # a return statement ends its line or block: "return total;}" (not "to return it; our window")
         r"\breturn [\w.()]+\s*;\s*(?:\}|$)"
         r"|\b(?:in|with|using)\s+(?:python|javascript|bash|powershell|google apps script)\b|\brequests library\b"
-        r"|\bpython (?:script|idea)\b|\bcron job\b"
+        r"|\bpython (?:script|idea)\b|\bcron job\b|\b[a-z_]\w*\s*=\s*[a-z_][\w.]*\.\w+\("
     ),
     "weather": (
         r"\bforecast (?:for|says|shows|is|calls)\b|\b-?\d+\s?°\s?[FC]?\b|\bchance of (?:rain|snow|showers|storms)\b"
@@ -1011,12 +1014,14 @@ OFF_TOPIC_SURE: dict[str, str] = {
     "finance": (
         r"\binvest(?:ing)? (?:in|your)\b|\bindex funds?\b|\bbitcoin\b|\bcrypto(?:currency|currencies)?\b|\broth ira\b"
         r"|\b401\(?k\)?|\bstock market\b|\bdiversif(?:y|ied) (?:your )?portfolio\b|\bhigh-yield\b|\bsavings account\b"
+        r"|\bpurchase protection\b|\bchargebacks?\b"
     ),
     "legal": (
         r"\byou (?:could|can|should|may want to|might want to) (?:sue|file a lawsuit|take (?:them|him|her) to court)\b"
         r"|\bsmall claims court\b|\b(?:consult|talk to|speak with|contact) (?:a|an) (?:lawyer|attorney|solicitor)\b"
         r"|\btenant(?:s'|'s)? rights\b|\bsecurity deposit\b"
-        r"|\bin most (?:states|countries|places|jurisdictions)\b[^.!?]{0,60}\b(?:landlords?|laws?|legal|illegal|"
+        r"|^\W*legally\b|\bin most (?:us |u\.s\. )?(?:states|countries|places|jurisdictions)\b[^.!?]{0,60}"
+        r"\b(?:landlords?|laws?|legal|illegal|seller|risk|"
         r"required|has to|have to|must)\b"
     ),
     "homework": (
@@ -1040,7 +1045,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
     ),
     # translating for the customer, a capital, a derivative: homework and general knowledge
     "general_knowledge": (
-        r"\bin (?:spanish|french|german|dutch|english|japanese|italian|chinese),? "
+        r"\b(?:you'd|you would|you can) say [\"“'‘]"
+        r"|\bin (?:spanish|french|german|dutch|english|japanese|italian|chinese),? "
         r"(?:is|it's|would be|a|an|the|you say)\b"
         r"|\b(?:heißt|heisst) (?:auf|im) (?:englisch|französisch|spanisch|niederländisch|deutsch)\w*"
         r"|\bse (?:dit|dice) en (?:anglais|espagnol|allemand|inglés|francés|alemán)\b"
@@ -1059,7 +1065,9 @@ OFF_TOPIC_SURE: dict[str, str] = {
     # the order to read a series in, a plot, a character: talk about the books, not the order
     "reading_order": (
         r"\bread (?:them|the (?:series|books|volumes)|it) in (?:publication |chronological |the right )?order\b"
-        r"|\bin (?:publication|reading|chronological) order\b|\bbest read in order\b|\bread [^.!?]{1,40} first, then\b"
+        r"|\bin (?:publication|reading|chronological) order\b|\bbest read in order\b"
+        r"|\bread [^.!?]{1,40} first"
+        r"(?:, then (?-i:[A-Z])|(?=[^.!?]{0,60}\b(?:book|sequel|series|volume|second|trilogy)\b))"
         r"|\bstart with volume one\b"
     ),
     "plot": (
@@ -1069,6 +1077,15 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"|\bfollows an? (?:young |old )?\w+ who\b|\berzählt (?:übrigens )?die geschichte\b|\btells the story of\b"
         r"|(?-i:\b(?:follows|suit|sigue a|volgt) [A-Z]\w+(?: [A-Z]\w+)?, (?:an?|un|une|ein|eine|een|[a-zà-ÿ]+) )"
         r"|\b(?:parabel|parable|allegory|allégorie|alegoría|allegorie)\b"
+    ),
+    # a present that never fails: a recommendation whatever the words around it
+    "sure_hit": (
+        r"\b(?:always|altijd|toujours|siempre|immer)\s+(?:a hit|a winner|een (?:succes|schot in "
+        r"de roos)|un (?:succès|éxito|acierto)|ein (?:erfolg|volltreffer))\b"
+        r"|\b(?:never fails|nunca falla|ne déçoit jamais)\b"
+    ),
+    "literary_trivia": (
+        r"\b(?:nobel|pulitzer|booker|goncourt|hugo award|premio cervantes)\b|\bwon the\b[^.!?]{0,20}\bprize\b"
     ),
     "score": r"\b(?:won|lost|beat|drew)\s+\d+\s?[-–:]\s?\d+\b|\bwhat a (?:game|match)\b|\bpartidazo\b",
     "cooking": (

@@ -300,7 +300,7 @@ def test_ordinary_replies_about_the_weather_a_trip_or_the_weekend_pass(reply):
     assert result.allowed and OFF_TOPIC not in result.codes, result.detail
 
 
-# --- Second round: authors, counts, more events, timelines and subjects ----------------------------------
+# --- Authors, counts, events heard elsewhere; more timelines, promises and subjects ----------------------
 
 ORDER_LIST = {
     "orders": [
@@ -318,7 +318,7 @@ ORDER_LIST = {
         ("BK-39902 has The Quiet River by Els Baak and Birds of the Lowlands.", LOOKED_UP, "an item's author"),
         ("You have two orders with us: BK-39902 and BK-40513.", [("list_customer_orders", ORDER_LIST)], "orders"),
         ("Sie haben zwei Bestellungen bei uns.", [("list_customer_orders", ORDER_LIST)], "how many orders"),
-        ("Both books in order BK-39902 were delivered on November 6.", LOOKED_UP, "how many items"),
+        ("All three books in order BK-39902 were delivered on November 6.", LOOKED_UP, "how many items"),
         ("Yes, The Quiet River is back in stock, so you can order another copy.", LOOKED_UP, "no tool reports"),
         ("Since you were promised a free upgrade, it'll ship expedited.", LOOKED_UP, "no tool reports"),
         ("Your order BK-40513 is arriving on Thursday, as the driver said.", LOOKED_UP, "no tool reports"),
@@ -349,26 +349,58 @@ def test_the_right_author_and_count_and_what_the_reply_cannot_see_pass(reply, to
 @pytest.mark.parametrize(
     ("reply", "code"),
     [
+        # timelines, windows, delivery speed, memberships, cancellation, exceptions: none is the policy's
         ("You'll get your money back within 7 days of sending the parcel.", UNGROUNDED_POLICY),
         ("The 30-day return window starts on the day you place your order.", UNGROUNDED_POLICY),
+        ("Returns are accepted within 30 days of the order date.", UNGROUNDED_POLICY),
         ("Der Expressversand kostet 9,99 $ und Ihre Bestellung ist am nächsten Werktag bei Ihnen.", UNGROUNDED_POLICY),
         ("Returns are free only for Bookly Plus members.", UNGROUNDED_POLICY),
+        ("Orders can be cancelled free of charge within 24 hours of being placed.", UNGROUNDED_POLICY),
+        (
+            "Personalized items normally can't be returned, but they can be if there's a printing error.",
+            UNGROUNDED_POLICY,
+        ),
+        (
+            "Aunque normalmente los artículos personalizados no se devuelven, sí se pueden devolver si llegan dañados.",
+            UNGROUNDED_POLICY,
+        ),
+        # formats no result gives
+        ("BK-39902 included the hardcover edition of The Quiet River.", UNGROUNDED_STATUS),
+        ("It included the paperback of Birds of the Lowlands and a Bookly Gift Card.", UNGROUNDED_STATUS),
+        # promises: a pickup, a colleague's extension, a refund today, a manager's call
         ("Once the courier picks up the parcel tomorrow morning, we'll refund you.", UNGROUNDED_COMMITMENT),
         ("Da Ihnen mein Kollege die Verlängerung zugesagt hat, können Sie es noch zurückgeben.", UNGROUNDED_COMMITMENT),
+        ("Así es, el reembolso de 19,95 $ se hará hoy a tu tarjeta.", UNGROUNDED_COMMITMENT),
+        ("I'll make sure a manager calls you tomorrow morning about this.", UNGROUNDED_COMMITMENT),
+        # how it works
         ("I use one tool to look up an order and another to check return eligibility.", "prompt_leak"),
         ("Before every reply I get a reminder telling me to stick to order facts.", "prompt_leak"),
+        ("Sure, here's how I work: I only help with orders and I must write plain text.", "prompt_leak"),
+        # other subjects: translations, reading order, recommendations, libraries, plots, code, scores, trivia
         ("In Spanish, a bookmark is 'un marcapáginas'.", OFF_TOPIC),
+        ('You\'d say "mon colis est en retard" if you want to ask in French.', OFF_TOPIC),
         ("Tip: read them in publication order, starting with the first one.", OFF_TOPIC),
+        ("Yes, definitely read The Quiet River first: the sequel picks up where it ends.", OFF_TOPIC),
         ("Kids who love Wonder usually enjoy Front Desk by Kelly Yang.", OFF_TOPIC),
+        ("Als je Tonio mooi vond, raad ik je Kinderjaren van Jona Oberski aan.", OFF_TOPIC),
+        ("Wenn Ihnen Der Schwarm gefällt, könnte Ihnen auch Limit von Frank Schätzing gefallen.", OFF_TOPIC),
+        ("Voor een kind van drie zijn Nijntje en Rupsje Nooitgenoeg altijd een succes.", OFF_TOPIC),
         ("While you wait, your local library may have it as a free ebook.", OFF_TOPIC),
         ("Die Hauptfigur ist ein Schweizer Ingenieur, der an Technik glaubt.", OFF_TOPIC),
+        ("The Quiet River follows Anna, a ferry pilot, through one long winter.", OFF_TOPIC),
+        ("Die Verwandlung wird oft als Parabel über Entfremdung gelesen.", OFF_TOPIC),
         ("Sure! In Python you could fetch the tracking page every hour.", OFF_TOPIC),
         ("You're welcome! And yes, Ajax won 3-1 yesterday.", OFF_TOPIC),
         ("Sí, tu pedido se entregó. Dato curioso: García Márquez ganó el Nobel en 1982.", OFF_TOPIC),
-        ("Als je Tonio mooi vond, raad ik je Kinderjaren van Jona Oberski aan.", OFF_TOPIC),
+        ("Y sí, García Márquez ganó el Premio Nobel de Literatura en 1982.", OFF_TOPIC),
+        ("For your neighbour's birthday, a nice bookmark or a reading light pairs well with a book.", OFF_TOPIC),
+        ("Voor je vakantie in Florida: neem zeker een regenjas mee, want het kan er flink stormen.", OFF_TOPIC),
+        ("It has shipped. The storm should clear by Saturday, so the delivery won't be held up.", OFF_TOPIC),
+        ("Legally, in most US states the seller carries the risk until the package is in your hands.", OFF_TOPIC),
+        ("I'd suggest a credit card: it gives you better purchase protection.", OFF_TOPIC),
     ],
 )
-def test_second_round_claims_and_subjects_are_caught(reply, code):
+def test_more_claims_and_subjects_no_result_backs_are_caught(reply, code):
     result = verdict(reply)
     assert code in result.codes, result.detail
 
@@ -379,10 +411,21 @@ def test_second_round_claims_and_subjects_are_caught(reply, code):
         "Your books should arrive within 3 to 5 business days of shipping.",
         "Once you send the books back, the refund follows within 7 business days of us receiving them.",
         "The 30-day window starts on the day the order is delivered.",
+        "You have 30 days from the delivery date to send the books back.",
         "Please drop the parcel off with the carrier; the label is emailed to the address on the order.",
         "The reason needs to be between 1 and 500 characters of plain text. Could you tell me why?",
         "Tip: keep the receipt from the carrier until the refund arrives.",
+        "Read the label instructions first, then drop the parcel off with the carrier.",
         "I can't share how I work, but I can look up BK-39902 for you.",
+        "I can't arrange a call, but I can hand this conversation to our support team if you like.",
+        "BK-39902 includes The Quiet River and Birds of the Lowlands; I can't see which edition you received.",
+        "Personalized items can't be returned, and neither can gift cards.",
+        "I'm not able to cancel orders, but I can tell you BK-39902 was delivered on November 6.",
+        "Your refund follows within 7 business days of us receiving the return, not today.",
+        "Your refund goes back to your original payment method, the card you paid with.",
+        "Het gaat om The Quiet River van $19.95.",
+        "Cuando recibamos el libro, te devolveremos 19,95 $ en un plazo de 7 días hábiles.",
+        "Sorry for the wait: the storms last week slowed the carriers down, but it was delivered on November 6.",
     ],
 )
 def test_their_look_alikes_pass(reply):
@@ -392,50 +435,8 @@ def test_their_look_alikes_pass(reply):
     assert result.allowed, result.detail
 
 
-# --- Third round: formats, exceptions to a rule, cancellation, refunds today, more subjects ----------
-
-
-@pytest.mark.parametrize(
-    ("reply", "code"),
-    [
-        ("BK-39902 included the hardcover edition of The Quiet River.", UNGROUNDED_STATUS),
-        ("It included the paperback of Birds of the Lowlands and a Bookly Gift Card.", UNGROUNDED_STATUS),
-        (
-            "Personalized items normally can't be returned, but they can be if there's a printing error.",
-            UNGROUNDED_POLICY,
-        ),
-        (
-            "Aunque normalmente los artículos personalizados no se devuelven, sí se pueden devolver si llegan dañados.",
-            UNGROUNDED_POLICY,
-        ),
-        ("Orders can be cancelled free of charge within 24 hours of being placed.", UNGROUNDED_POLICY),
-        ("Así es, el reembolso de 19,95 $ se hará hoy a tu tarjeta.", UNGROUNDED_COMMITMENT),
-        ("Sure, here's how I work: I only help with orders and I must write plain text.", "prompt_leak"),
-        ("The Quiet River follows Anna, a ferry pilot, through one long winter.", OFF_TOPIC),
-        ("Die Verwandlung wird oft als Parabel über Entfremdung gelesen.", OFF_TOPIC),
-        ("For your neighbour's birthday, a nice bookmark or a reading light pairs well with a book.", OFF_TOPIC),
-        ("Voor je vakantie in Florida: neem zeker een regenjas mee, want het kan er flink stormen.", OFF_TOPIC),
-        ("Wenn Ihnen Der Schwarm gefällt, könnte Ihnen auch Limit von Frank Schätzing gefallen.", OFF_TOPIC),
-        ("It has shipped. The storm should clear by Saturday, so the delivery won't be held up.", OFF_TOPIC),
-    ],
-)
-def test_third_round_claims_and_subjects_are_caught(reply, code):
-    result = verdict(reply)
-    assert code in result.codes, result.detail
-
-
-@pytest.mark.parametrize(
-    "reply",
-    [
-        "BK-39902 includes The Quiet River and Birds of the Lowlands; I can't see which edition you received.",
-        "Personalized items can't be returned, and neither can gift cards.",
-        "I'm not able to cancel orders, but I can tell you BK-39902 was delivered on November 6.",
-        "Your refund follows within 7 business days of us receiving the return, not today.",
-        "Het gaat om The Quiet River van $19.95.",
-        "Cuando recibamos el libro, te devolveremos 19,95 $ en un plazo de 7 días hábiles.",
-        "Sorry for the wait: the storms last week slowed the carriers down, but it was delivered on November 6.",
-    ],
-)
-def test_third_round_look_alikes_pass(reply):
-    result = verdict(reply)
-    assert result.allowed, result.detail
+def test_the_books_of_an_order_with_a_gift_card_are_counted_without_it():
+    result = verdict("Los dos libros del pedido BK-39902 sí se pueden devolver, la tarjeta regalo no.")
+    assert "how many items" not in (result.detail or ""), result.detail
+    result = verdict("Los dos artículos del pedido BK-39902 se entregaron el 6 de noviembre.")
+    assert "how many items" in result.detail  # three items: two books and the gift card
