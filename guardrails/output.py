@@ -23,10 +23,10 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -126,6 +126,11 @@ class Grounding:
     order_counts: frozenset[int] = frozenset()  # how many orders each complete order list held
     gift_cards: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title): items that are no book
 
+    @cached_property
+    def nameable_titles(self) -> tuple[str, ...]:
+        """The titles a reply may name, casefolded, longest first ("Dune Messiah" before "Dune")."""
+        return tuple(sorted({title.casefold() for title in self.titles if len(title) >= 3}, key=len, reverse=True))
+
     @classmethod
     def from_sources(
         cls, *, tool_results: list[tuple[str, dict]], customer_texts: list[str], policy_texts: list[str], today: date
@@ -161,49 +166,23 @@ class Grounding:
         )
         facts.dates.add(today)
         # Dates the policy derives: the end of the return window of every delivered order.
-        facts.dates |= {delivered + timedelta(days=RETURN_WINDOW_DAYS) for delivered in facts.delivered}
+        facts.dates |= {delivered + timedelta(days=RETURN_WINDOW_DAYS) for delivered in facts.delivered_dates}
         # Days from today to each date, and between any two dates of the thread ("delivered four days
         # after you ordered it").
         derived = {(abs((day - other).days),) * 2 + ("day",) for day in facts.dates for other in facts.dates}
         facts.durations |= derived
         facts.fact_durations |= derived
         return cls(
-            order_ids=frozenset(facts.order_ids),
-            dates=frozenset(facts.dates),
-            amounts=frozenset(facts.amounts),
-            tracking_numbers=frozenset(facts.tracking_numbers),
-            emails=frozenset(facts.emails),
-            titles=frozenset(facts.titles),
+            # every fact the results and the customer's words established, under its own name
+            **{fact.name: frozenset(getattr(facts, fact.name)) for fact in fields(_Facts)},
             quotable_texts=tuple(policy_texts),
             today=today,
-            rma_numbers=frozenset(facts.rma_numbers),
-            statuses=frozenset(facts.statuses),
-            applied_returns=frozenset(facts.applied_returns),
-            pending_returns=frozenset(facts.pending_returns),
-            pending_items=frozenset(facts.pending_items),
-            order_items=frozenset(facts.order_items),
             policy_durations=policy.subject_durations,
             policy_amounts=policy.subject_amounts,
-            fact_durations=frozenset(facts.fact_durations),
             fact_amounts=fact_amounts,
-            refund_methods=frozenset(facts.refund_methods),
-            durations=frozenset(facts.durations),
-            percents=frozenset(facts.percents),
-            tools_succeeded=frozenset(facts.tools_succeeded),
-            authors=frozenset(facts.authors),
             policy_words=policy.words | result_words,
-            ineligible_orders=frozenset(facts.ineligible),
-            unreturnable_items=frozenset(facts.unreturnable_items),
             carriers=frozenset(match.group().lower() for match in _CARRIER.finditer(results_text)),
-            delivered_dates=frozenset(facts.delivered),
             reference_codes=frozenset(_REFERENCE_CODE.findall(results_text + " ".join(customer_texts))),
-            order_totals=frozenset(facts.order_totals),
-            order_dates=frozenset(facts.ordered),
-            item_prices=frozenset(facts.item_prices),
-            refund_amounts=frozenset(facts.refund_amounts),
-            item_authors=frozenset(facts.item_authors),
-            order_counts=frozenset(facts.order_counts),
-            gift_cards=frozenset(facts.gift_cards),
         )
 
 
@@ -221,7 +200,7 @@ def _policy_facts(policy_texts: tuple[str, ...]) -> _PolicyFacts:
     """What the policy texts ground, read once per set of texts (they are the same on every turn)."""
     amounts, durations, percents, subject_durations, subject_amounts = set(), set(), set(), set(), set()
     for text in policy_texts:
-        amounts |= _extract(text, date.min).amounts
+        amounts |= _extract(text).amounts
         durations |= _grounded_durations(text)
         percents |= _percents(text)
         for subject, low, high, unit in _subject_durations(text):
@@ -248,6 +227,8 @@ _RMA_KEYS = frozenset({"rma_number", "rma"})
 
 @dataclass
 class _Facts:
+    """What reading the results and the customer's words establishes; each field is Grounding's of that name."""
+
     order_ids: set[str] = field(default_factory=set)
     dates: set[date] = field(default_factory=set)
     amounts: set[Decimal] = field(default_factory=set)
@@ -264,13 +245,13 @@ class _Facts:
     refund_methods: set[str] = field(default_factory=set)
     durations: set[tuple[int, int, str]] = field(default_factory=set)
     percents: set[Decimal] = field(default_factory=set)
-    delivered: set[date] = field(default_factory=set)
+    delivered_dates: set[date] = field(default_factory=set)
     tools_succeeded: set[str] = field(default_factory=set)
     authors: set[str] = field(default_factory=set)
-    ineligible: set[str] = field(default_factory=set)
+    ineligible_orders: set[str] = field(default_factory=set)
     unreturnable_items: set[tuple[str, str]] = field(default_factory=set)
     order_totals: set[Decimal] = field(default_factory=set)
-    ordered: set[date] = field(default_factory=set)
+    order_dates: set[date] = field(default_factory=set)
     item_prices: set[tuple[str, Decimal]] = field(default_factory=set)
     refund_amounts: set[Decimal] = field(default_factory=set)
     item_authors: set[tuple[str, str]] = field(default_factory=set)
@@ -393,12 +374,12 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
             facts.statuses.add((_order_id_of(order), order["status"].strip().lower()))
     if name == "list_customer_orders" and isinstance(result.get("orders"), list) and result.get("truncated") is False:
         facts.order_counts.add(len(result["orders"]))
-    facts.ordered |= {
+    facts.order_dates |= {
         placed for order in orders if isinstance(order, dict) and (placed := _date(order.get("order_date")))
     }
     delivered = _date(result.get("delivered_date"))
     if delivered is not None:
-        facts.delivered.add(delivered)
+        facts.delivered_dates.add(delivered)
         if name == "check_return_eligibility" and _order_id_of(result):
             facts.statuses.add((_order_id_of(result), "delivered"))
     if name == "check_return_eligibility" and _order_id_of(result):
@@ -409,7 +390,7 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
             if isinstance(item, dict) and item.get("returnable") is False and item.get("title")
         }
     if name == "check_return_eligibility" and result.get("eligible") is False and _order_id_of(result):
-        facts.ineligible.add(_order_id_of(result))
+        facts.ineligible_orders.add(_order_id_of(result))
         if result.get("reason") == "order_not_delivered":
             # Not delivered yet: still being prepared or on its way, the check does not say which.
             facts.statuses |= {(_order_id_of(result), "processing"), (_order_id_of(result), "shipped")}
@@ -599,15 +580,15 @@ def _date_matches(text: str) -> list[tuple[re.Match, object]]:
     return found
 
 
-def _extract_dates(text: str, today: date) -> list[object]:
+def _extract_dates(text: str) -> list[object]:
     return [value for _, value in _date_matches(text)]
 
 
-def _extract(text: str, today: date) -> _Extracted:
+def _extract(text: str) -> _Extracted:
     extracted = _Extracted()
     extracted.order_ids = _extract_order_ids(text)
     extracted.emails = {email.lower().strip(".") for email in _EMAIL.findall(text)}
-    extracted.dates = _extract_dates(text, today)
+    extracted.dates = _extract_dates(text)
     extracted.amounts = {amount for _, amount in _money_matches(text)}
     extracted.tracking_numbers = {_tracking_key(value) for value in _UPS.findall(text)}
     extracted.tracking_numbers |= {_tracking_key(match.group("code")) for match in _TRACKING_NAMED.finditer(text)}
@@ -1310,7 +1291,7 @@ def _titles_in(sentence: str, grounding: Grounding) -> set[str]:
     """The thread's titles a sentence names; a title inside a longer one it names ("Dune" in "Dune Messiah") is not."""
     folded = sentence.casefold()
     found = set()
-    for title in sorted({title.casefold() for title in grounding.titles if len(title) >= 3}, key=len, reverse=True):
+    for title in grounding.nameable_titles:
         if title in folded:
             found.add(title)
             folded = folded.replace(title, "\x00")
@@ -1521,7 +1502,7 @@ def _counted_back_wrongly(sentence: str, match: re.Match, grounding: Grounding) 
     # The clause the duration is in says what it counts from ("ordered 21 days ago and it arrived 15 days ago").
     start, end = _clause_around(sentence, match.start())
     clause = sentence[start:end]
-    written = _extract_dates(clause, grounding.today)
+    written = _extract_dates(clause)
     named = {known for known in grounding.dates if any(_date_is(value, known) for value in written)}
     delivered = grounding.delivered_dates if _DELIVERY_WORD.search(clause) else frozenset()
     about = named | delivered or grounding.dates
@@ -1801,8 +1782,7 @@ def check_reply(
     """
     problems: dict[str, str] = {}
     without_emails = _EMAIL.sub(" ", reply)
-    extracted = _extract(reply, grounding.today)
-    extracted.emails = {email.lower().strip(".") for email in _EMAIL.findall(reply)}
+    extracted = _extract(reply)
     for code, count in _ungrounded(extracted, grounding).items():
         problems[code] = f"{code} x{count}"
 
