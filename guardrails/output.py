@@ -867,7 +867,7 @@ _RETURNABLE_CLAIM = re.compile(patterns.RETURNABLE_CLAIM, re.IGNORECASE)
 _DATE_ROLE_BEFORE = _compile(patterns.DATE_ROLE_BEFORE)
 _DATE_ROLE_AFTER = _compile(patterns.DATE_ROLE_AFTER)
 _CARD_BRAND = re.compile(patterns.CARD_BRAND, re.IGNORECASE)
-_CARD_BRAND_NAMES = {"master card": "mastercard", "american express": "amex"}
+_CARD_BRAND_SYNONYMS = {"master card": "mastercard", "american express": "amex"}
 _TITLE_PRICE_GAP = re.compile(patterns.TITLE_PRICE_GAP, re.IGNORECASE)
 _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
@@ -1566,6 +1566,14 @@ def _non_returnable_claimed(sentence: str) -> bool:
     return claimed and named
 
 
+def _one_brand_name(text: str) -> str:
+    """`text` lower-cased, each card brand under one name ("American Express" is "amex")."""
+    text = text.lower()
+    for name, short in _CARD_BRAND_SYNONYMS.items():
+        text = text.replace(name, short)
+    return text
+
+
 def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
     count = 0
     for sentence in sentences:
@@ -1576,11 +1584,10 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
             if not any(match.group("digits") in method for method in grounding.refund_methods)
         )
         # the refund methods the tools gave ("Visa ending 1460", "PayPal"), not the policy's wording
-        cards = [method for method in grounding.refund_methods if method != REFUND_METHOD.lower()]
-        for match in _CARD_BRAND.finditer(sentence) if cards else ():
+        methods = [_one_brand_name(method) for method in grounding.refund_methods if method != REFUND_METHOD.lower()]
+        for match in _CARD_BRAND.finditer(sentence) if methods else ():
             # "your Mastercard ending 1881" when the refund goes to a Visa ending 1881
-            brand = _CARD_BRAND_NAMES.get(match.group().lower(), match.group().lower())
-            if not any(brand in method or (brand == "amex" and "american express" in method) for method in cards):
+            if not any(_one_brand_name(match.group()) in method for method in methods):
                 count += 1
         for match in _REFUND_METHOD.finditer(sentence):
             method = next(group for group in match.groups() if group).lower()

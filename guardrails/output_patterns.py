@@ -534,34 +534,20 @@ ORDER_SUBJECT = (
 # The event a date is written for: "delivered on May 9", "le 15 janvier livrée", "am 17. April zugestellt",
 # "placed on Nov 16", "shipped on the 3rd". A date in a role must be that role's date of the thread: a
 # delivery date, an order date; no tool gives a shipping date, so a date written as one is never grounded.
-_DELIVERED = (
-    r"delivered|arrived|dropped off|zugestellt|geliefert|angekommen|livrée?s?|arrivée?s?|entregad[oa]s?|llegó|"
-    r"llegaron|bezorgd|geleverd|afgeleverd|aangekomen"
-)
+# (the status words of an order, and a few more forms of the event)
+_DELIVERED = ORDER_STATUS_WORDS["delivered"] + r"|dropped off|llegó|llegaron"
 _ORDERED = r"ordered|placed|bestellt|aufgegeben|commandée?s?|passée?s?|realizad[oa]|besteld|geplaatst"
-_SHIPPED = (
-    r"shipped|dispatched|sent out|went out|left (?:our|the) warehouse|versandt|verschickt|versendet|expédiée?s?|"
-    r"enviad[oa]s?|verzonden|verstuurd"
-)
+_SHIPPED = ORDER_STATUS_WORDS["shipped"] + r"|sent out|went out|left (?:our|the) warehouse"
 # A date the gap bends into a deadline, an estimate or another event is not the event's date.
 _ROLE_GAP = (
     r"(?:(?!\b(?:until|till|by|before|after|since|from|within|between|and|or|not|expected|estimated|bis|vor|nach|"
     r"seit|und|jusqu|avant|après|depuis|et|hasta|antes|después|desde|y|tot|voor|na|sinds|vanaf|en)\b)"
     r"[^.!?,;:\d])"
 )
-DATE_ROLE_BEFORE = {
-    role: rf"\b(?:{words})\b{_ROLE_GAP}{{0,24}}$"
-    for role, words in (("delivered", _DELIVERED), ("ordered", _ORDERED), ("shipped", _SHIPPED))
-}
-# German and Dutch put the participle after the date: "am 17. April zugestellt", "op 15 januari bezorgd".
-DATE_ROLE_AFTER = {
-    "delivered": (
-        r"^\.?(?:\s+(?:bei|bij|an|aan)\s+\w+)?\s+"
-        r"(?:zugestellt|geliefert|angekommen|bezorgd|geleverd|afgeleverd|aangekomen)\b"
-    ),
-    "ordered": r"^\.?\s+(?:bestellt|aufgegeben|besteld|geplaatst)\b",
-    "shipped": r"^\.?\s+(?:versandt|verschickt|versendet|verzonden|verstuurd)\b",
-}
+_DATE_ROLES = (("delivered", _DELIVERED), ("ordered", _ORDERED), ("shipped", _SHIPPED))
+DATE_ROLE_BEFORE = {role: rf"\b(?:{words})\b{_ROLE_GAP}{{0,24}}$" for role, words in _DATE_ROLES}
+# German and Dutch put the participle after the date: "am 17. April zugestellt", "op 15 januari bij je bezorgd".
+DATE_ROLE_AFTER = {role: rf"^\.?(?:\s+(?:bei|bij|an|aan)\s+\w+)?\s+(?:{words})\b" for role, words in _DATE_ROLES}
 # Other items than the one a sentence names by title: "both", "the other two", "together".
 OTHER_ITEMS = r"\b(?:and|both|two|three|four|other|others|together|all|each|plus|und|et|y|en|beide|les deux|ambos)\b|\+"
 # Events no tool reports, so only the customer can have said them: a double charge, a delivery to the
@@ -582,7 +568,7 @@ CUSTOMER_ONLY_EVENT = (
     r"donderdag|vrijdag|zaterdag|zondag)\b"
 )
 # A card brand: the one a reply names must be the card of the refund method a tool gave.
-CARD_BRAND = r"\b(?:visa|mastercard|master card|amex|american express)\b|\bDiscover\b"
+CARD_BRAND = r"\b(?:visa|mastercard|master card|amex|american express|(?-i:Discover))\b"  # "you'll discover" is none
 # What sits between an item's title and its price: "Paper Moons ($12.99)", "Paper Moons for $12.99" (a
 # comma or a colon may open a list of amounts: "A and B: $35.00 + $8.99").
 TITLE_PRICE_GAP = (

@@ -139,6 +139,10 @@ def test_a_card_brand_must_be_the_refund_methods():
     assert verdict("$49.45 goes back to your Visa ending 1460.", RETURNED).allowed
     # with no card in the thread, naming one is decided by the refund method check alone
     assert verdict("Visa and Mastercard both work on our site.", LOOKED_UP).allowed
+    # "discover" as a verb names no card; a brand's long name is its short one
+    assert verdict("As you will discover, $49.45 goes back to your Visa ending 1460.", RETURNED).allowed
+    amex = [("lookup_order", ORDER), ("initiate_return", {**APPLIED, "refund_method": "American Express ending 1460"})]
+    assert verdict("$49.45 goes back to your Amex ending 1460.", amex).allowed
 
 
 # --- The window of an order found outside it ---------------------------------------------------------
