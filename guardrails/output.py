@@ -74,13 +74,6 @@ LEAK_WORDS = 8  # consecutive prompt words that make a leak
 FIGURES_PER_SENTENCE_MAX = 30  # amounts and durations in one sentence of a reply
 # Commitment classes that are promises even when made on a condition ("once it ships, I'll email you").
 PROMISES = frozenset({"follow_up", "have_sent", "guarantee", "pickup"})
-# An item's format or edition: no tool result gives one, so it is grounded only inside the item's own title.
-_ITEM_FORMAT = re.compile(
-    r"\b(?:hardcover|hardback|paperback|softcover|first edition|signed (?:copy|edition)|large[- ]print|"
-    r"collector's edition|gebundene ausgabe|taschenbuch|broché|relié|tapa (?:dura|blanda)|edición de bolsillo|"
-    r"gebonden|paperback-editie)\b",
-    re.IGNORECASE,
-)
 SUBSET_SUM_MAX_ITEMS = 12  # an order with more items grounds its total and prices, not every subset sum
 
 
@@ -871,6 +864,7 @@ _CARD_BRAND_SYNONYMS = {"master card": "mastercard", "american express": "amex"}
 _TITLE_PRICE_GAP = re.compile(patterns.TITLE_PRICE_GAP, re.IGNORECASE)
 _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
+_ITEM_FORMAT = re.compile(patterns.ITEM_FORMAT, re.IGNORECASE)
 _ORDER_COUNT = re.compile(patterns.ORDER_COUNT, re.IGNORECASE)
 _BY_AUTHOR = re.compile(r"\s+(?:by|von|van|door)\s+(?![$€\d])([^,.;:!?()]{2,60})", re.IGNORECASE)
 _HEARSAY = re.compile(
@@ -1008,11 +1002,11 @@ def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
     return count
 
 
-def _total_wrong(sentence: str, grounding: Grounding) -> bool:
+def _total_wrong(sentence: str, money: list[tuple[re.Match, Decimal]], grounding: Grounding) -> bool:
     """An order's total stated as an amount no result gave as a total (an item's price, a partial sum)."""
     if not grounding.order_totals or not _ORDER_TOTAL_WORD.search(sentence) or _REFUND_CONTEXT.search(sentence):
         return False
-    amounts = [amount for _, amount in _money_matches(sentence)]
+    amounts = [amount for _, amount in money]
     return len(amounts) == 1 and amounts[0] not in grounding.order_totals
 
 
@@ -1076,7 +1070,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("items the order does not hold")
         if _item_count_wrong(sentence, named, grounding):
             problems.append("how many items the order holds")
-        if _total_wrong(sentence, grounding):
+        money = _money_matches(sentence)  # read once for the order's total and the amounts' roles
+        if _total_wrong(sentence, money, grounding):
             problems.append("order total")
         # "a été livré hier": yesterday is the date of the delivery or shipment.
         event = (
@@ -1100,7 +1095,7 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
         heard = reported and _HEARSAY.search(_CLAUSE_BREAK.split(sentence[: reported.start()])[-1])
         if reported and _asserted(sentence, reported) and not heard:
             problems.append("an event no tool reports")
-        problems += _amount_role_problems(sentence, grounding)
+        problems += _amount_role_problems(sentence, money, grounding)
         match = _ELIGIBLE_CLAIM.search(sentence)
         if match is not None and named and named <= grounding.ineligible_orders and _asserted(sentence, match):
             problems.append("eligibility")
@@ -1152,21 +1147,20 @@ def _wrong_author(sentence: str, grounding: Grounding) -> bool:
     for title, author in grounding.item_authors:
         at = folded.find(title)
         written = _BY_AUTHOR.match(folded, at + len(title)) if at != -1 and len(title) >= 3 else None
-        surname = author.split()[-1] if author.split() else ""
-        if written and surname and surname not in written.group(1):
+        # (the surname is enough: "Ruiz Zafón" for "Carlos Ruiz Zafón")
+        if written and author.split()[-1] not in written.group(1):
             return True
     return False
 
 
-def _amount_role_problems(sentence: str, grounding: Grounding) -> list[str]:
+def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], grounding: Grounding) -> list[str]:
     """Amounts bound to something whose amount a result gave: an item's price, a return's refund.
 
     "The Bookly Gift Card ($25.00)" must be its price; any other amount of a sentence naming an RMA or
     a return that waits for confirmation is that return's refund; a sentence naming one item alone
     and what comes back for it states its price.
     """
-    money = _money_matches(sentence)
-    money += [(match, _amount(*match.groups())) for match in _BARE_AMOUNT.finditer(sentence)]  # "45.49 terug"
+    money = money + [(match, _amount(*match.groups())) for match in _BARE_AMOUNT.finditer(sentence)]  # "45.49 terug"
     if not money:
         return []
     folded = sentence.casefold()

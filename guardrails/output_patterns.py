@@ -567,6 +567,12 @@ CUSTOMER_ONLY_EVENT = (
     r"freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|maandag|dinsdag|woensdag|"
     r"donderdag|vrijdag|zaterdag|zondag)\b"
 )
+# An item's format or edition: no tool result gives one, so only the item's own title may state it.
+ITEM_FORMAT = (
+    r"\b(?:hardcover|hardback|paperback|softcover|first edition|signed (?:copy|edition)|large[- ]print|"
+    r"collector's edition|gebundene ausgabe|taschenbuch|broché|relié|tapa (?:dura|blanda)|edición de bolsillo|"
+    r"gebonden|paperback-editie)\b"
+)
 # A card brand: the one a reply names must be the card of the refund method a tool gave.
 CARD_BRAND = r"\b(?:visa|mastercard|master card|amex|american express|(?-i:Discover))\b"  # "you'll discover" is none
 # What sits between an item's title and its price: "Paper Moons ($12.99)", "Paper Moons for $12.99" (a
