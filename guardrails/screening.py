@@ -933,7 +933,7 @@ def _caesar_injections(text: str) -> list[str]:
         turned
         for turned in (text.translate(table) for table in _CAESAR)
         # (a shifted markup tag is still a tag: "<amfe>" is no role the sender claims)
-        if _looks_natural(turned, share=0.15, minimum=2)
+        if _looks_natural(turned, minimum=2)
         and _pattern_findings(turned) & INJECTION_FINDINGS - {FAKE_ROLE_TAG}
     ]
 
