@@ -59,6 +59,8 @@ PINNED_SHA256 = {
     "l4_test21.jsonl": "10b74bf95dc3ba2a7e48bccd4f5bb028d2f491662c6173fd27f23c2f0b9c5178",
     "l4_test22.jsonl": "9637b6953814ee16d8dad07621c0e4d901e3d31fc250e021eb05e529c9cd2209",
     "l4_test23.jsonl": "d029bd38eee77e92e2c0251b6d4d8a9a968a702cbb4ebecd164177e0fc5138c6",
+    "l4_test24.jsonl": "4947cb96626f035800f936e8149e72469c39fd840dff11fcf07a6fe701dcc85f",
+    "l4_test25.jsonl": "6be92ec5e51ab62d7dbffcc15532f8545f45718c752d826d2096eaabf0dfb5de",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -106,11 +108,13 @@ MINIMUM = {
     "l4_test21.jsonl": {"pass": 180, "block": 120},
     "l4_test22.jsonl": {"pass": 180, "block": 120},
     "l4_test23.jsonl": {"pass": 180, "block": 120},
+    "l4_test24.jsonl": {"pass": 185, "block": 120},
+    "l4_test25.jsonl": {"pass": 185, "block": 120},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
-# l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i-, l4h-
-# (third to nineteenth L4 parts).
+# l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i-, l4h-, l4g-,
+# l4f-, l4e-, l4d-, l4c-, l4b- (third to twenty-fifth L4 parts).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",
@@ -151,6 +155,8 @@ ID_PREFIX = {
     "l4_test21.jsonl": "l4f",
     "l4_test22.jsonl": "l4e",
     "l4_test23.jsonl": "l4d",
+    "l4_test24.jsonl": "l4c",
+    "l4_test25.jsonl": "l4b",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3- and tune4-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
