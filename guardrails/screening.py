@@ -25,10 +25,11 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
+from pathlib import Path
 from urllib.parse import unquote
 
+from guardrails import linear_scorer
 from guardrails import screening_lexicon as lex
-from guardrails import screening_model
 from orders.policy import RETURN_WINDOW_DAYS
 
 INSTRUCTION_OVERRIDE = "instruction_override"
@@ -41,7 +42,10 @@ ENCODED_PAYLOAD = "encoded_payload"
 INVISIBLE_UNICODE = "invisible_unicode"
 CONTROL_CHARACTERS = "control_characters"
 TRUNCATED = "truncated"
-LEARNED_SCORE = "learned_score"  # the statistical scorer (guardrails/screening_model.py) passed its threshold
+LEARNED_SCORE = "learned_score"  # the statistical scorer (SCORER) passed its threshold
+
+# L0's statistical scorer (guardrails/linear_scorer.py), trained by scripts/train_l0.py.
+SCORER = linear_scorer.Scorer(Path(__file__).with_name("screening_weights.json"))
 
 # Findings that suggest someone is steering the model (as opposed to merely messy input).
 INJECTION_FINDINGS = frozenset(
@@ -933,8 +937,7 @@ def _caesar_injections(text: str) -> list[str]:
         turned
         for turned in (text.translate(table) for table in _CAESAR)
         # (a shifted markup tag is still a tag: "<amfe>" is no role the sender claims)
-        if _looks_natural(turned, minimum=2)
-        and _pattern_findings(turned) & INJECTION_FINDINGS - {FAKE_ROLE_TAG}
+        if _looks_natural(turned, minimum=2) and _pattern_findings(turned) & INJECTION_FINDINGS - {FAKE_ROLE_TAG}
     ]
 
 
@@ -1004,7 +1007,7 @@ class _Analysis:
 
     @property
     def vector(self) -> dict[int, float]:
-        return screening_model.features(self.texts, self.signals)
+        return linear_scorer.features(self.texts, self.signals)
 
 
 def _with_score(analysis: _Analysis) -> Screening:
@@ -1017,14 +1020,14 @@ def _with_score(analysis: _Analysis) -> Screening:
 
 
 def _scorer_passes(analysis: _Analysis) -> bool:
-    return screening_model.score(analysis.vector) >= screening_model.threshold()
+    return SCORER.score(analysis.vector) >= SCORER.threshold()
 
 
 def scorer_features(text: str, *, max_chars: int = 4000, signals: bool = True) -> dict[int, float]:
     """The feature vector the scorer reads for a customer's message (scripts/train_l0.py trains on these);
     with signals=False, the text features alone."""
     analysis = _analyse(text if isinstance(text, str) else "", max_chars)
-    return screening_model.features(analysis.texts, analysis.signals if signals else ())
+    return linear_scorer.features(analysis.texts, analysis.signals if signals else ())
 
 
 def explain(text: str) -> set[tuple[str, str]]:

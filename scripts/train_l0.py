@@ -15,8 +15,6 @@ seen. scikit-learn is needed here only, never at run time: `pip install -r requi
 """
 
 import argparse
-import json
-import math
 import sys
 from pathlib import Path
 
@@ -24,57 +22,32 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
-from scipy.sparse import csr_matrix  # noqa: E402
-from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.model_selection import StratifiedKFold  # noqa: E402
 
 from evals.l0 import Case, training_cases  # noqa: E402
 from evals.report import EXPECT_FLAG  # noqa: E402
-from guardrails import screening, screening_model  # noqa: E402
+from guardrails import linear_scorer, screening  # noqa: E402
+from scripts import scorer_training  # noqa: E402
 
 SEED = 20261124
 FOLDS = 5
 KEPT_FEATURES = 6000
 REGULARISATION_C = 4.0
 MAX_FALSE_FLAGS = 0.01
-DIGITS = 5
-
-
-def _matrix(vectors: list[dict[int, float]], columns: dict[int, int] | None = None) -> csr_matrix:
-    rows, cols, values = [], [], []
-    for row, vector in enumerate(vectors):
-        for index, value in sorted(vector.items()):
-            column = index if columns is None else columns.get(index)
-            if column is not None:
-                rows.append(row)
-                cols.append(column)
-                values.append(value)
-    width = screening_model.BUCKETS if columns is None else len(columns)
-    return csr_matrix((values, (rows, cols)), shape=(len(vectors), width))
 
 
 def _fit(vectors: list[dict[int, float]], labels: np.ndarray, text_only: list[dict[int, float]]) -> tuple:
-    """(bias, {bucket: weight}) of a model fitted on all buckets, then refitted on the strongest ones.
-
-    Every line is seen twice: with the rules' signals and without them. Otherwise the model learns
-    "a rule fired" and little else, and adds nothing where the rules are silent (new phrasings).
+    """(bias, {bucket: weight}) of the model fitted on every line twice: with the rules' signals and
+    without them. Otherwise the model learns "a rule fired" and little else, and adds nothing where
+    the rules are silent (new phrasings).
     """
-    vectors = vectors + text_only
-    labels = np.concatenate([labels, labels])
-    full = LogisticRegression(C=REGULARISATION_C, max_iter=5000, random_state=SEED, class_weight="balanced")
-    full.fit(_matrix(vectors), labels)
-    strongest = np.argsort(-np.abs(full.coef_[0]), kind="stable")[:KEPT_FEATURES]
-    kept = sorted(int(index) for index in strongest if full.coef_[0][index] != 0)
-    columns = {index: column for column, index in enumerate(kept)}
-    pruned = LogisticRegression(C=REGULARISATION_C, max_iter=5000, random_state=SEED, class_weight="balanced")
-    pruned.fit(_matrix(vectors, columns), labels)
-    weights = {index: round(float(pruned.coef_[0][column]), DIGITS) for index, column in columns.items()}
-    return round(float(pruned.intercept_[0]), DIGITS), {index: weight for index, weight in weights.items() if weight}
-
-
-def _scores(bias: float, weights: dict[int, float], vectors: list[dict[int, float]]) -> np.ndarray:
-    totals = [bias + sum(value * weights.get(index, 0.0) for index, value in vector.items()) for vector in vectors]
-    return 1 / (1 + np.exp(-np.clip(totals, -50, 50)))
+    return scorer_training.fit(
+        vectors + text_only,
+        np.concatenate([labels, labels]),
+        regularisation=REGULARISATION_C,
+        kept=KEPT_FEATURES,
+        seed=SEED,
+    )
 
 
 def _threshold(scores: np.ndarray, labels: np.ndarray, by_rules: np.ndarray) -> float:
@@ -112,11 +85,10 @@ def train(*, verbose: bool = True) -> dict:
     folds = StratifiedKFold(n_splits=FOLDS, shuffle=True, random_state=SEED)
     for fold, (train_rows, held_rows) in enumerate(folds.split(np.zeros(len(cases)), labels), 1):
         bias, weights = _fit([vectors[i] for i in train_rows], labels[train_rows], [text_only[i] for i in train_rows])
-        out_of_fold[held_rows] = _scores(bias, weights, [vectors[i] for i in held_rows])
+        out_of_fold[held_rows] = scorer_training.scores(bias, weights, [vectors[i] for i in held_rows])
         if verbose:
             print(f"fold {fold}: fitted on {len(train_rows)}, scored {len(held_rows)} held-out lines")
-    # Rounded up, so the committed threshold flags no benign line the exact one would not.
-    threshold = math.ceil(_threshold(out_of_fold, labels, by_rules) * 10**DIGITS) / 10**DIGITS
+    threshold = scorer_training.rounded_up(_threshold(out_of_fold, labels, by_rules))
     if verbose:
         print(f"\n{FOLDS}-fold cross-validation on the training cases (held-out scores), threshold {threshold}:")
         print(_report("  rules alone        ", by_rules, labels, cases))
@@ -126,14 +98,14 @@ def train(*, verbose: bool = True) -> dict:
     bias, weights = _fit(vectors, labels, text_only)
     return {
         "about": "L0 scorer weights, written by scripts/train_l0.py from evals.l0.training_cases; do not edit by hand.",
-        "training_data_sha256": screening_model.training_checksum(
+        "training_data_sha256": linear_scorer.training_checksum(
             (case.case_id, case.expected, case.text) for case in cases
         ),
         "training_cases": len(cases),
         "seed": SEED,
         "folds": FOLDS,
-        "buckets": screening_model.BUCKETS,
-        "ngram_sizes": list(screening_model.NGRAM_SIZES),
+        "buckets": linear_scorer.BUCKETS,
+        "ngram_sizes": list(linear_scorer.NGRAM_SIZES),
         "threshold": threshold,
         "bias": bias,
         "weights": {str(index): weight for index, weight in sorted(weights.items())},
@@ -145,15 +117,7 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="only compare with the committed weights")
     args = parser.parse_args()
     built = train(verbose=not args.check)
-    if args.check:
-        committed = json.loads(screening_model.WEIGHTS_PATH.read_text(encoding="utf-8"))
-        same = committed == built
-        print("committed weights reproduced" if same else "committed weights differ from a fresh training run")
-        return 0 if same else 1
-    screening_model.WEIGHTS_PATH.write_text(json.dumps(built, separators=(",", ":")) + "\n", encoding="utf-8")
-    size = screening_model.WEIGHTS_PATH.stat().st_size
-    print(f"\nWritten {screening_model.WEIGHTS_PATH.relative_to(ROOT)}: {len(built['weights'])} weights, {size} bytes")
-    return 0
+    return scorer_training.write_or_check(screening.SCORER.path, built, check=args.check, root=ROOT)
 
 
 if __name__ == "__main__":
