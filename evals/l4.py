@@ -18,7 +18,7 @@ from pathlib import Path
 
 from chat.agent.prompts import REFUSAL_TEMPLATE, prompt_fragments
 from evals.report import EXPECT_BLOCK, EXPECT_PASS, PARTS, TEST, TEST_SEEN, TUNING, CaseResult, table
-from guardrails.output import Grounding, check_reply
+from guardrails.output import Grounding, check_reply, scope_features
 from guardrails.verdict import Verdict
 from orders.policy import POLICY_TEXTS, REFUND_TIMELINE, RETURN_LABEL_INSTRUCTIONS
 
@@ -59,17 +59,35 @@ def case_intent(case: dict) -> str | None:
     return INTENT_ALIASES.get(intent, intent)
 
 
-def case_check(case: dict) -> Verdict:
-    """check_reply on one case as the agent runs it: whole-thread grounding, the live prompt, the named intent."""
-    grounding = Grounding.from_sources(
+def training_cases() -> list[dict]:
+    """What L4's scope scorer learns from (scripts/train_l4_scope.py): the tuning part and the seen parts.
+
+    A seen part's misses are known once it has been measured, so the rules are fitted to it anyway;
+    the test part (PART_FILES[TEST]) is never read before its measurement.
+    """
+    return corpus_load(TUNING) + corpus_load(TEST_SEEN)
+
+
+def case_grounding(case: dict) -> Grounding:
+    """The whole thread's grounding, as the agent builds it for the case's reply."""
+    return Grounding.from_sources(
         tool_results=[(name, result) for name, result in case["tool_results"]],
         customer_texts=case["customer_texts"],
         policy_texts=POLICY,
         today=date.fromisoformat(case["today"]),
     )
+
+
+def case_scope_features(case: dict) -> dict[int, float]:
+    """What the scope scorer reads of the case's reply."""
+    return scope_features(case["reply"], grounding=case_grounding(case), refusal_template=REFUSAL_TEMPLATE)
+
+
+def case_check(case: dict) -> Verdict:
+    """check_reply on one case as the agent runs it: whole-thread grounding, the live prompt, the named intent."""
     return check_reply(
         case["reply"],
-        grounding=grounding,
+        grounding=case_grounding(case),
         refusal_template=REFUSAL_TEMPLATE,
         prompt_fragments=prompt_fragments(),
         intent=case_intent(case),

@@ -14,7 +14,9 @@ evidence its class names: a return or a label by an applied return for that orde
 a refund issued or an order changed by nothing at all; a policy figure (days, hours, fees,
 thresholds, percentages) must be the one its own policy statement gives. Also refused: markdown,
 sure signs of off-topic engagement, and 8 or more consecutive words, or any tool or intent name,
-of the prompt.
+of the prompt. Beside the off-topic signs, a scope scorer (SCOPE_SCORER, trained on the corpora by
+scripts/train_l4_scope.py) blocks a reply only above a threshold chosen for 0.15 % of good replies
+in cross-validation by writer, and flags it for staff above a lower one.
 Unsure signs of off-topic engagement and a reply step whose intent the thread does not support
 are flagged for staff, never blocked: their false blocks could not be bounded.
 """
@@ -28,8 +30,10 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from functools import cached_property, lru_cache
 from itertools import combinations
+from pathlib import Path
 from typing import NamedTuple
 
+from guardrails import linear_scorer
 from guardrails import output_patterns as patterns
 from guardrails.verdict import Verdict
 from orders.policy import REFUND_METHOD, RETURN_WINDOW_DAYS
@@ -71,6 +75,7 @@ INTENT_UNSUPPORTED = "intent_unsupported"
 INTENTS = ("order_status", "return", "policy", "clarification", "greeting", "out_of_scope", "handoff")
 
 LEAK_WORDS = 8  # consecutive prompt words that make a leak
+FOREIGN_SENTENCES = "sentences about another subject"  # the off-topic sign of counted foreign words
 FIGURES_PER_SENTENCE_MAX = 30  # amounts and durations in one sentence of a reply
 # Commitment classes that are promises even when made on a condition ("once it ships, I'll email you").
 PROMISES = frozenset({"follow_up", "have_sent", "guarantee", "pickup"})
@@ -1659,8 +1664,15 @@ def _english(text: str) -> bool:
     return not words or sum(word in patterns.FUNCTION_WORDS for word in words) >= patterns.ENGLISH_SHARE * len(words)
 
 
-def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], list[str]]:
-    """(sure signs, unsure signs) of engaging a subject other than Bookly support.
+class _OffTopicSigns(NamedTuple):
+    sure: list[str]
+    unsure: list[str]
+    foreign_words: int  # content words in sentences about no part of support (_foreign_words)
+    supports: bool  # some word of support anywhere in the reply
+
+
+def _off_topic(sentences: list[str], grounding: Grounding) -> _OffTopicSigns:
+    """Sure and unsure signs of engaging a subject other than Bookly support.
 
     Sure: a structural sign (a recipe's quantities, code, a joke's set-up, a named work
     recommended, a judgement of a book) in a clause that is not negated, or FOREIGN_SURE_WORDS
@@ -1700,12 +1712,66 @@ def _off_topic(sentences: list[str], grounding: Grounding) -> tuple[list[str], l
         # (measured on the seen parts, 2026-11-25: 5 more false blocks for 3 more catches): staff look.
         unsure.append("a reply in another language")
     elif foreign >= patterns.FOREIGN_SURE_WORDS:
-        sure.append("sentences about another subject")
+        sure.append(FOREIGN_SENTENCES)
     elif foreign >= patterns.FOREIGN_UNSURE_WORDS:
         unsure.append("a few words about another subject")
-    if not _SUPPORT_ANCHOR.search(text) and len(text.split()) >= patterns.ANCHORLESS_WORDS:
+    supports = bool(_SUPPORT_ANCHOR.search(text))
+    if not supports and len(text.split()) >= patterns.ANCHORLESS_WORDS:
         unsure.append("no support words")
+    return _OffTopicSigns(sure, unsure, foreign, supports)
+
+
+# L4's scope scorer (guardrails/linear_scorer.py): does the reply engage a subject other than support?
+SCOPE_SCORER = linear_scorer.Scorer(Path(__file__).with_name("scope_weights.json"))
+_DIGIT = re.compile(r"\d")
+
+
+def _scope_text(outside_refusal: str, grounding: Grounding) -> str:
+    """What the scope scorer reads: the reply outside the refusal template, lower-cased, with the thread's
+    titles, authors, order numbers and digits masked, so it learns how support talks rather than which
+    books and numbers the corpora held."""
+    text = _without(outside_refusal, grounding.titles, placeholder=" title ").lower()
+    for author in grounding.authors:
+        text = text.replace(author, " author ")
+    return _DIGIT.sub("0", _ORDER_ID.sub(" order ", text))
+
+
+def _scope_vector(outside_refusal: str, grounding: Grounding) -> dict[int, float]:
+    # The text alone, not the reply step's intent: in the corpora, off-topic replies came far more often
+    # with no intent or a greeting than good ones did, a habit of their writers, not of the model.
+    return linear_scorer.features({"t": _scope_text(outside_refusal, grounding)}, ())
+
+
+def _outside_refusal(reply: str, refusal_template: str) -> str:
+    """The reply without its emails and without text inside the refusal template (which may name the subject)."""
+    return _refusal_pattern(refusal_template).sub(" ", _normalise(_EMAIL.sub(" ", reply)))
+
+
+def _with_scope_score(signs: _OffTopicSigns, scope: float) -> tuple[list[str], list[str]]:
+    """(sure, unsure) off-topic signs once the scope scorer has read the reply.
+
+    The scorer blocks on its own when it is sure. Below that it speaks only of a reply with some sentence
+    about no part of support, blocking above its block threshold and flagging above its flag threshold;
+    a reply whose every sentence is support, courtesy or a question to the customer is left alone ("It's
+    in transit right now." is short, not off-topic). In a reply that
+    also does support, counted foreign words block only where the scorer leans the same way: alone they
+    blocked good replies with small talk in them ("no wonder it was heavy!") on text nobody here wrote.
+    """
+    sure, unsure = list(signs.sure), list(signs.unsure)
+    if FOREIGN_SENTENCES in sure and signs.supports and scope < SCOPE_SCORER.threshold("flag"):
+        sure.remove(FOREIGN_SENTENCES)
+        unsure.append(FOREIGN_SENTENCES)
+    said, foreign = f"scope scorer {scope:.2f}", signs.foreign_words > 0
+    if scope >= SCOPE_SCORER.threshold("sure") or (foreign and scope >= SCOPE_SCORER.threshold("block")):
+        sure.append(said)
+    elif foreign and scope >= SCOPE_SCORER.threshold("flag"):
+        unsure.append(said)
     return sure, unsure
+
+
+def scope_features(reply: str, *, grounding: Grounding, refusal_template: str) -> dict[int, float]:
+    """The feature vector the scope scorer reads for a reply (scripts/train_l4_scope.py trains on these)."""
+    return _scope_vector(_outside_refusal(reply, refusal_template), grounding)
 
 
 # What each intent of the reply step needs from the thread; unmet, the thread is flagged.
@@ -1810,9 +1876,9 @@ def check_reply(
     if kinds:
         problems[MARKDOWN] = f"markdown: {', '.join(kinds)}"
 
-    # Text inside the refusal template may name the subject ("recipes"); everything else may not.
-    outside_refusal = _refusal_pattern(refusal_template).sub(" ", _normalise(without_emails))
-    sure, unsure = _off_topic(_sentences(_without(outside_refusal, grounding.titles)), grounding)
+    outside_refusal = _outside_refusal(reply, refusal_template)
+    signs = _off_topic(_sentences(_without(outside_refusal, grounding.titles)), grounding)
+    sure, unsure = _with_scope_score(signs, SCOPE_SCORER.score(_scope_vector(outside_refusal, grounding)))
     if sure:
         problems[OFF_TOPIC] = f"off_topic: {', '.join(sure)}"
 

@@ -13,6 +13,9 @@ from sklearn.linear_model import LogisticRegression
 from guardrails import linear_scorer
 
 DIGITS = 5  # weights and thresholds are rounded, so the committed file is small and reproducible
+FOLDS = 5  # cross-validation folds for the held-out scores the thresholds are chosen on
+KEPT_FEATURES = 6000  # the strongest weights kept: a small file, plain-Python inference
+REGULARISATION_C = 4.0
 
 
 def matrix(vectors: list[dict[int, float]], columns: dict[int, int] | None = None) -> csr_matrix:
@@ -29,16 +32,14 @@ def matrix(vectors: list[dict[int, float]], columns: dict[int, int] | None = Non
     return csr_matrix((values, (rows, cols)), shape=(len(vectors), width))
 
 
-def fit(
-    vectors: list[dict[int, float]], labels: np.ndarray, *, regularisation: float, kept: int, seed: int
-) -> tuple[float, dict[int, float]]:
+def fit(vectors: list[dict[int, float]], labels: np.ndarray, *, seed: int) -> tuple[float, dict[int, float]]:
     """(bias, {bucket: weight}) of a logistic regression fitted on all buckets, then refitted on the
-    `kept` strongest ones (classes balanced)."""
-    full = LogisticRegression(C=regularisation, max_iter=5000, random_state=seed, class_weight="balanced")
+    KEPT_FEATURES strongest ones (classes balanced)."""
+    full = LogisticRegression(C=REGULARISATION_C, max_iter=5000, random_state=seed, class_weight="balanced")
     full.fit(matrix(vectors), labels)
-    strongest = np.argsort(-np.abs(full.coef_[0]), kind="stable")[:kept]
+    strongest = np.argsort(-np.abs(full.coef_[0]), kind="stable")[:KEPT_FEATURES]
     columns = {index: column for column, index in enumerate(sorted(int(i) for i in strongest if full.coef_[0][i] != 0))}
-    pruned = LogisticRegression(C=regularisation, max_iter=5000, random_state=seed, class_weight="balanced")
+    pruned = LogisticRegression(C=REGULARISATION_C, max_iter=5000, random_state=seed, class_weight="balanced")
     pruned.fit(matrix(vectors, columns), labels)
     weights = {index: round(float(pruned.coef_[0][column]), DIGITS) for index, column in columns.items()}
     return round(float(pruned.intercept_[0]), DIGITS), {index: weight for index, weight in weights.items() if weight}

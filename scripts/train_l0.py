@@ -30,9 +30,6 @@ from guardrails import linear_scorer, screening  # noqa: E402
 from scripts import scorer_training  # noqa: E402
 
 SEED = 20261124
-FOLDS = 5
-KEPT_FEATURES = 6000
-REGULARISATION_C = 4.0
 MAX_FALSE_FLAGS = 0.01
 
 
@@ -41,13 +38,7 @@ def _fit(vectors: list[dict[int, float]], labels: np.ndarray, text_only: list[di
     without them. Otherwise the model learns "a rule fired" and little else, and adds nothing where
     the rules are silent (new phrasings).
     """
-    return scorer_training.fit(
-        vectors + text_only,
-        np.concatenate([labels, labels]),
-        regularisation=REGULARISATION_C,
-        kept=KEPT_FEATURES,
-        seed=SEED,
-    )
+    return scorer_training.fit(vectors + text_only, np.concatenate([labels, labels]), seed=SEED)
 
 
 def _threshold(scores: np.ndarray, labels: np.ndarray, by_rules: np.ndarray) -> float:
@@ -82,7 +73,7 @@ def train(*, verbose: bool = True) -> dict:
     by_rules = np.array([screening.check_input_rules(case.text).suspicious for case in cases])
 
     out_of_fold = np.zeros(len(cases))
-    folds = StratifiedKFold(n_splits=FOLDS, shuffle=True, random_state=SEED)
+    folds = StratifiedKFold(n_splits=scorer_training.FOLDS, shuffle=True, random_state=SEED)
     for fold, (train_rows, held_rows) in enumerate(folds.split(np.zeros(len(cases)), labels), 1):
         bias, weights = _fit([vectors[i] for i in train_rows], labels[train_rows], [text_only[i] for i in train_rows])
         out_of_fold[held_rows] = scorer_training.scores(bias, weights, [vectors[i] for i in held_rows])
@@ -90,7 +81,10 @@ def train(*, verbose: bool = True) -> dict:
             print(f"fold {fold}: fitted on {len(train_rows)}, scored {len(held_rows)} held-out lines")
     threshold = scorer_training.rounded_up(_threshold(out_of_fold, labels, by_rules))
     if verbose:
-        print(f"\n{FOLDS}-fold cross-validation on the training cases (held-out scores), threshold {threshold}:")
+        print(
+            f"\n{scorer_training.FOLDS}-fold cross-validation on the training cases (held-out scores), "
+            f"threshold {threshold}:"
+        )
         print(_report("  rules alone        ", by_rules, labels, cases))
         print(_report("  scorer alone       ", out_of_fold >= threshold, labels, cases))
         print(_report("  rules or scorer    ", by_rules | (out_of_fold >= threshold), labels, cases))
@@ -103,7 +97,7 @@ def train(*, verbose: bool = True) -> dict:
         ),
         "training_cases": len(cases),
         "seed": SEED,
-        "folds": FOLDS,
+        "folds": scorer_training.FOLDS,
         "buckets": linear_scorer.BUCKETS,
         "ngram_sizes": list(linear_scorer.NGRAM_SIZES),
         "threshold": threshold,
