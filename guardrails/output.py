@@ -817,6 +817,7 @@ _AGENT_ACTION = re.compile(patterns.AGENT_ACTION, re.IGNORECASE)
 _OWN_INSTRUCTIONS = re.compile(patterns.OWN_INSTRUCTIONS, re.IGNORECASE)
 _NEGATION = re.compile(patterns.NEGATION, re.IGNORECASE)
 _CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
+_REQUEST_FIRST = re.compile(patterns.REQUEST_FIRST, re.IGNORECASE)
 _FUTURE = re.compile(patterns.FUTURE, re.IGNORECASE)
 _AWAITING_CONFIRMATION = re.compile(patterns.AWAITING_CONFIRMATION, re.IGNORECASE)
 _ITEM_COUNT = re.compile(patterns.ITEM_COUNT, re.IGNORECASE)
@@ -869,6 +870,7 @@ _CARD_BRAND_SYNONYMS = {"master card": "mastercard", "american express": "amex"}
 _TITLE_PRICE_GAP = re.compile(patterns.TITLE_PRICE_GAP, re.IGNORECASE)
 _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
+_STORE_PLACE = re.compile(patterns.STORE_PLACE, re.IGNORECASE)
 _ITEM_FORMAT = re.compile(patterns.ITEM_FORMAT, re.IGNORECASE)
 _ORDER_COUNT = re.compile(patterns.ORDER_COUNT, re.IGNORECASE)
 _BY_AUTHOR = re.compile(r"\s+(?:by|von|van|door)\s+(?![$€\d])([^,.;:!?()]{2,60})", re.IGNORECASE)
@@ -908,6 +910,7 @@ _FOREIGN_CLAUSE = re.compile(r"[,;:]")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
 _ORDINAL_DAY = re.compile(rf"\b(\d{{1,2}})\.(?=\s+{_MONTH})", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|so)\b", re.IGNORECASE)
+_REASON = re.compile(r"\b(?:since|because|weil|puisque|parce que|car|porque|ya que|omdat|aangezien)\b", re.IGNORECASE)
 
 
 def _sentences(text: str) -> list[str]:
@@ -931,7 +934,7 @@ def _asserted(sentence: str, match: re.Match) -> bool:
     own_clause = before[max((cut.end() for cut in _COUNT_CLAUSE_BREAK.finditer(before)), default=0) :]
     if _CONDITION.search(before if future else own_clause):
         return False
-    return not (future and _CONDITION.search(sentence))
+    return not (future and (_CONDITION.search(sentence) or _REQUEST_FIRST.match(sentence)))
 
 
 def _conditional(sentence: str, match: re.Match) -> bool:
@@ -1092,6 +1095,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("an item's format")
         if _wrong_author(sentence, grounding):
             problems.append("an item's author")
+        if _STORE_PLACE.search(sentence):
+            problems.append("a warehouse's place")
         counted = _ORDER_COUNT.search(sentence)
         if counted and grounding.order_counts and _number(counted.group("n")) not in grounding.order_counts:
             problems.append("how many orders")
@@ -1260,7 +1265,8 @@ def _unreturnable_item_claimed(sentence: str, grounding: Grounding) -> bool:
     if not unreturnable:
         return False
     orders = _extract_order_ids(sentence) or {order_id for order_id, _ in grounding.unreturnable_items}
-    for part in _CONTRAST.split(sentence):
+    # (the reason given is no part of the claim: "Only X can go back, since Dune is an ebook")
+    for part in (piece for contrast in _CONTRAST.split(sentence) for piece in _REASON.split(contrast)):
         part = _CONDITIONAL_CLAUSE.sub(" ", part)
         match = _ELIGIBLE_CLAIM.search(part) or _RETURNABLE_CLAIM.search(part)
         if match is None or _NOT_RETURNABLE.search(part) or not _asserted(part, match):

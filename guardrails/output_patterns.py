@@ -257,6 +257,10 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\b(?:nouvel|nouveau)\s+exemplaire\b[^.!?]{0,60}\b(?:envoyée?|expédiée?|en route|en chemin)\b"
         r"|\bnuevo\s+ejemplar\b[^.!?]{0,60}\b(?:enviado|mandado|en camino)\b"
         r"|\bnieuw\s+exemplaar\b[^.!?]{0,60}\b(?:verstuurd|opgestuurd|gestuurd|onderweg)\b"
+        # the present as a promise: "Ik stuur je vandaag nog een nieuw exemplaar", "je vous envoie un nouvel exemplaire"
+        r"|\b(?:ich schicke|wir schicken|ich sende|wir senden|je (?:vous |t')?envoie|nous (?:vous |t')?envoyons|"
+        r"(?:te |le )?(?:envío|enviamos)|ik stuur|we sturen|wij sturen|ik verstuur)\b[^.!?]{0,40}\b"
+        r"(?:neues|neuen|nouvel|nouveau|nuevo|nieuw)\s+(?:exemplar|exemplaire|ejemplar|exemplaar)\b"
     ),
     "refund_sent_other_language": (
         # "ya te hemos enviado el reembolso", "nous avons déjà versé votre remboursement"
@@ -298,7 +302,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         rf"|\b{_WE}\s+(?:added|applied|issued|credited|add|apply|issue|credit)\b(?:\s+[\w$.-]+){{0,4}}?\s+"
         r"(?:store credit|credit|discount|coupon|voucher|promo code|gift card)\b"
         rf"|\b{_WE}\s+(?:sent|send|shipped|ship|arranged|arrange|ordered|order|dispatched|dispatch)\s+(?:you\s+)?"
-        r"(?:a\s+)?(?:replacement|new copy|another copy|new one)\b"
+        r"(?:a\s+)?(?:replacement|new copy|another copy|new one|new gift card|new (?:gift card )?code)\b"
         # a replacement sent, shipped or offered: no tool sends one ("A replacement copy is on its way to you",
         # "we would automatically send you a new one")
         r"|\breplacement(?:\s+[^\s!?]+){0,8}?\s+(?:has been|is|was|will be|'s|is being|are being|are)\s+"
@@ -444,7 +448,7 @@ AGENT_VERBS_BACKED = _word_set(
     "pull pulled verify verified confirm confirmed review reviewed go went gone read tried try "
     # talking to the customer
     "be been am was were explain explained walk need needed ask asked let help helped hope understand "
-    "understood know think suggest recommend mention mentioned repeat say said tell told "
+    "understood know think suggest recommend mention mentioned repeat say said tell told figure "
     "reply answer answered share shared use used get got wait waited stay stop take sort can could "
     "cannot can't couldn't would wouldn't should won't don't didn't haven't hasn't do did have had "
     "appreciate apologise apologize love like want wanted make sure happy glad sorry afraid corrected "
@@ -542,7 +546,7 @@ _SHIPPED = ORDER_STATUS_WORDS["shipped"] + r"|sent out|went out|left (?:our|the)
 _ROLE_GAP = (
     r"(?:(?!\b(?:until|till|by|before|after|since|from|within|between|and|or|not|expected|estimated|bis|vor|nach|"
     r"seit|und|jusqu|avant|après|depuis|et|hasta|antes|después|desde|y|tot|voor|na|sinds|vanaf|en)\b)"
-    r"[^.!?,;:\d])"
+    r"[^.!?,;:(\d])"  # (a parenthesis opens another phrase: "enviado (del 2026-09-18)" is the order's date)
 )
 _DATE_ROLES = (("delivered", _DELIVERED), ("ordered", _ORDERED), ("shipped", _SHIPPED))
 DATE_ROLE_BEFORE = {role: rf"\b(?:{words})\b{_ROLE_GAP}{{0,24}}$" for role, words in _DATE_ROLES}
@@ -566,6 +570,13 @@ CUSTOMER_ONLY_EVENT = (
     rf"\b(?:{_WEEKDAY}|lunes|martes|miércoles|jueves|viernes|sábado|domingo|montag|dienstag|mittwoch|donnerstag|"
     r"freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|maandag|dinsdag|woensdag|"
     r"donderdag|vrijdag|zaterdag|zondag)\b"
+)
+# Where the store keeps its stock: no tool result names a warehouse, so a named place is invented.
+STORE_PLACE = (
+    r"\b(?:warehouse|distribution cent(?:er|re)|fulfil?ment cent(?:er|re)|almac[eé]n|entrep[oô]t|lager|magazijn)"
+    r"\s+(?:in|at|de|en|à|te|im|van)\s+(?-i:[A-Z])\w+"
+    r"|\b(?:our|nuestro|notre|unserem|unser|ons)\s+(?-i:[A-Z])\w+(?:,\s+(?-i:[A-Z])\w+)?\s+"
+    r"(?:warehouse|distribution cent(?:er|re)|fulfil?ment cent(?:er|re))\b"
 )
 # An item's format or edition: no tool result gives one, so only the item's own title may state it.
 ITEM_FORMAT = (
@@ -624,6 +635,12 @@ CONDITION = (
     # German, French, Spanish, Dutch
     r"|\b(?:sobald|wenn|falls|nachdem|dès que|une fois que|lorsque|quand|si|una vez que|cuando|en cuanto|"
     r"zodra|wanneer|nadat|indien)\b"
+)
+# A request to the customer that a future promise follows: "Just confirm and tell me the reason, and I'll
+# set up the return" is conditional on it, like "once you confirm".
+REQUEST_FIRST = (
+    r"\s*(?:just\s+|please\s+)?(?:confirm|tell me|let me know|reply|say the word|send me|give me|"
+    r"bestätigen sie|sag mir|confirmez|dites-moi|confirma|dime|dígame|bevestig|laat me weten)\b[^.!?]*\band\b"
 )
 # A future commitment in a sentence that names a condition anywhere is conditional too.
 FUTURE = r"\b(?:will|'ll|going to|wird|werden|sera|seront|será|serán|wordt|zal|zullen)\b"

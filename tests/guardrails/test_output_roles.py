@@ -50,6 +50,26 @@ APPLIED = {
     "refund_amount": "49.45",
     "refund_method": "Visa ending 1460",
 }
+GIFT_CARD_NOT_RETURNABLE = {
+    "order_id": "BK-39902",
+    "eligible": True,
+    "reason": "",
+    "delivered_date": "2026-11-06",
+    "window_ends": "2026-12-06",
+    "days_since_delivery": 14,
+    "items": [
+        {"item_id": 1, "title": "The Quiet River", "price": "19.95", "returnable": True, "reason": ""},
+        {"item_id": 2, "title": "Birds of the Lowlands", "price": "29.50", "returnable": True, "reason": ""},
+        {
+            "item_id": 3,
+            "title": "Bookly Gift Card",
+            "price": "50.00",
+            "returnable": False,
+            "reason": "item_not_returnable",
+        },
+    ],
+    "return_window_days": 30,
+}
 LOOKED_UP = [("lookup_order", ORDER)]
 RETURNED = [("lookup_order", ORDER), ("initiate_return", APPLIED)]
 CUSTOMER = ["BK-39902 jens@example.nl"]
@@ -69,11 +89,28 @@ ORDER_LIST = {
 }
 
 OUTSIDE = [("lookup_order", ORDER), ("check_return_eligibility", OUTSIDE_WINDOW)]
+CHECKED = [("lookup_order", ORDER), ("check_return_eligibility", GIFT_CARD_NOT_RETURNABLE)]
 TOOL_ERROR = {"error": {"code": "invalid_arguments", "message": "reason must be 1 to 500 characters of plain text."}}
 WITH_TOOL_ERROR = [("lookup_order", ORDER), ("initiate_return", TOOL_ERROR)]
 
 # (reply, tool results, the code it is refused with, what the detail names)
 CAUGHT = [
+    # --- Look-alikes of l4_test24's good replies (a reason clause, a parenthesis, a request first)
+    (
+        "The Quiet River and the Bookly Gift Card can go back, since both arrived on November 6.",
+        CHECKED,
+        UNGROUNDED_STATUS,
+        "item eligibility",
+    ),
+    ("BK-40513 was shipped on 2026-11-12.", [("list_customer_orders", ORDER_LIST)], UNGROUNDED_STATUS, "shipped date"),
+    ("Just confirm, and I've set up the return for all three.", CHECKED, UNGROUNDED_COMMITMENT, "return_prepared"),
+    ("Tell me the reason and I'll have a new copy sent today.", CHECKED, UNGROUNDED_COMMITMENT, ""),
+    # --- l4_test24's misses: a warehouse's place, a new gift card or copy promised in the present
+    ("BK-39902 left our Columbus, Ohio warehouse and is on its way.", LOOKED_UP, UNGROUNDED_STATUS, "warehouse"),
+    ("Tu pedido BK-39902 ya salió de nuestro almacén de Miami.", LOOKED_UP, UNGROUNDED_STATUS, "warehouse"),
+    ("We'll send you a new gift card by email within the hour.", LOOKED_UP, UNGROUNDED_COMMITMENT, "order_change"),
+    ("Wat vervelend! Ik stuur je vandaag nog een nieuw exemplaar.", LOOKED_UP, UNGROUNDED_COMMITMENT, "replacement"),
+    ("Je vous envoie un nouvel exemplaire dès demain.", LOOKED_UP, UNGROUNDED_COMMITMENT, "replacement"),
     # --- Dates in their role: a delivery, order or shipping date is that date of the thread
     ("BK-39902 arrived on November 1.", LOOKED_UP, UNGROUNDED_STATUS, "delivered date"),  # the order date
     ("BK-39902 was delivered to you on 2026-11-01.", LOOKED_UP, UNGROUNDED_STATUS, "delivered date"),
@@ -356,6 +393,23 @@ CAUGHT = [
 
 # (reply, tool results): each reaches the customer (at most flagged for staff)
 PASSES = [
+    # --- l4_test24's good replies that the rules blocked at first contact, in other words
+    (
+        "Only The Quiet River and Birds of the Lowlands can go back, since the Bookly Gift Card is a gift card.",
+        CHECKED,
+    ),
+    (
+        "Tienes tres pedidos: BK-40513, enviado (del 2026-11-12), y BK-40777, en proceso.",
+        [("list_customer_orders", ORDER_LIST)],
+    ),
+    ("Just confirm and tell me the reason, and I'll set up the return for the two books.", CHECKED),
+    ("You'll get a tracking number as soon as BK-39902 leaves our warehouse.", LOOKED_UP),
+    ("I can't send you a new gift card myself, I'm afraid; gift cards can't be returned.", LOOKED_UP),
+    ("Ik kan je geen nieuw exemplaar sturen, maar je kunt The Quiet River wel retourneren.", LOOKED_UP),
+    (
+        "BK-39902 was delivered on November 6. If it hasn't turned up, tell me and we'll figure out the next step.",
+        LOOKED_UP,
+    ),
     # --- Dates in their own role
     ("BK-39902 was placed on November 1 and delivered on November 6.", LOOKED_UP),
     ("It shipped (ordered on November 1) and was delivered on November 6.", LOOKED_UP),
