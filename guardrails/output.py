@@ -850,6 +850,12 @@ _TIMED_BY_RECEIPT = re.compile(
 _BOOK_WORD = re.compile(r"\b(?:libros?|livres?|buch|bücher|boek(?:en)?|books?|roman|novela|novel)\b", re.IGNORECASE)
 _ORDINAL = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
 _WINDOW_CLOSED = re.compile(r"\b(?:window|deadline)\b[^.!?]{0,40}\b(?:closed|ended|expired|ran out)\b", re.IGNORECASE)
+# Figures that state no fact: an amount in a hypothetical ("a $20 order wouldn't qualify") and an example
+# address ("a full address like name@example.com").
+_NOT_A_FACT = re.compile(patterns.HYPOTHETICAL_AMOUNT + "|" + patterns.PLACEHOLDER_EMAIL, re.IGNORECASE)
+# What the assistant keeps that is talk, not an action: "I'll keep it between us".
+_KEPT_AS_TALK = re.compile(r"\s+(?:it|this|that)\s+(?:between us|to myself|a secret|in mind)\b", re.IGNORECASE)
+_BY_AUTHOR_ONLY = re.compile(r"\s*(?:(?:by|von|de|van|door)\s*\x00)?\s*[.!?]?\s*")
 _LEFT_AS_IT_WAS = re.compile(
     r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
 )
@@ -873,7 +879,8 @@ _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
 _STORE_PLACE = re.compile(patterns.STORE_PLACE, re.IGNORECASE)
 _ITEM_FORMAT = re.compile(patterns.ITEM_FORMAT, re.IGNORECASE)
 _ORDER_COUNT = re.compile(patterns.ORDER_COUNT, re.IGNORECASE)
-_BY_AUTHOR = re.compile(r"\s+(?:by|von|van|door)\s+(?![$€\d])([^,.;:!?()]{2,60})", re.IGNORECASE)
+# (an initial is part of the name: "Irma S. Rombauer")
+_BY_AUTHOR = re.compile(r"\s+(?:by|von|van|door)\s+(?![$€\d])((?:\b\w\.\s+|[^,.;:!?()]){2,60})", re.IGNORECASE)
 _HEARSAY = re.compile(
     r"\b(?:to hear|you (?:say|said|mention\w*|describe\w*|report\w*|think|believe)|if|whether|sounds like|seems)\b",
     re.IGNORECASE,
@@ -908,6 +915,7 @@ _TO_CUSTOMER = re.compile(
 )
 _FOREIGN_CLAUSE = re.compile(r"[,;:]")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_INITIAL = re.compile(r"(?<=\s)([A-Z])\.(?=\s+[A-Z][a-z])")
 _ORDINAL_DAY = re.compile(rf"\b(\d{{1,2}})\.(?=\s+{_MONTH})", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|so)\b", re.IGNORECASE)
 _REASON = re.compile(r"\b(?:since|because|weil|puisque|parce que|car|porque|ya que|omdat|aangezien)\b", re.IGNORECASE)
@@ -916,7 +924,9 @@ _REASON = re.compile(r"\b(?:since|because|weil|puisque|parce que|car|porque|ya q
 def _sentences(text: str) -> list[str]:
     # A full stop inside an amount or an order id is not the end of a sentence, nor the one of a German
     # or Dutch day ("am 4. Dezember").
+    # Nor an initial inside a name ("Irma S. Rombauer").
     protected = _ORDINAL_DAY.sub("\\1\u2024", re.sub(r"(\d)\.(\d)", "\\1\u2024\\2", text))
+    protected = _INITIAL.sub("\\1\u2024", protected)
     return [part.replace("\u2024", ".").strip() for part in _SENTENCE.findall(protected) if part.strip()]
 
 
@@ -1241,7 +1251,9 @@ def _unknown_listed_titles(sentence: str, named: set[str], grounding: Grounding)
             continue
         if text.startswith("\x00"):
             any_own = True
-            continue
+            if _BY_AUTHOR_ONLY.fullmatch(text[1:]):
+                continue
+            break  # "Coraline was delivered on October 31, Halloween itself": a sentence, not a list
         written = _recase(text, sentence)
         words = written.split()
         if not words or not words[0][:1].isupper() or _ORDER_ID.match(written) or any(c.isdigit() for c in written):
@@ -1421,6 +1433,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
             verb = (match.group("verb") or match.group("past")).lower()
             if verb == "left" and _LEFT_AS_IT_WAS.match(sentence, match.end()):
                 continue  # "I've left BK-31575 as it is": nothing was done
+            if verb == "keep" and _KEPT_AS_TALK.match(sentence, match.end()):
+                continue
             if _RETURN_OBJECT.match(sentence, match.end()) and (grounding.pending_returns or applied_orders):
                 continue  # "I've lined up a return of …": the prepared or written return, checked above
             # A promise made on a condition is still a promise: only a negated or asked one is none.
@@ -1855,7 +1869,7 @@ def check_reply(
     """
     problems: dict[str, str] = {}
     without_emails = _EMAIL.sub(" ", reply)
-    extracted = _extract(reply)
+    extracted = _extract(_NOT_A_FACT.sub(" ", reply))
     for code, count in _ungrounded(extracted, grounding).items():
         problems[code] = f"{code} x{count}"
 

@@ -571,6 +571,16 @@ CUSTOMER_ONLY_EVENT = (
     r"freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|maandag|dinsdag|woensdag|"
     r"donderdag|vrijdag|zaterdag|zondag)\b"
 )
+# An amount in a hypothetical: "a $20 order wouldn't qualify", "ein Buch für 20 € würde …" is no fact.
+HYPOTHETICAL_AMOUNT = (
+    r"\b(?:a|an)\s+(?:\$\s?\d+(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?\s?(?:\$|€|dollars?|euros?))\s+"
+    r"(?:order|book|purchase)\s+(?:would|wouldn't|won't|will|doesn't|does not|would not|isn't|is not|qualifies|needs)\b"
+)
+# An example address written to show the form, not anyone's address.
+PLACEHOLDER_EMAIL = (
+    r"(?<![\w.+-])(?:name|you|your\.?name|your\.?email|email|firstname\.lastname|vorname\.nachname|"
+    r"prenom\.nom|nombre|naam)@example\.(?:com|org|net)\b"
+)
 # Where the store keeps its stock: no tool result names a warehouse, so a named place is invented.
 STORE_PLACE = (
     r"\b(?:warehouse|distribution cent(?:er|re)|fulfil?ment cent(?:er|re)|almac[eé]n|entrep[oô]t|lager|magazijn)"

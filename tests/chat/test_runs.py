@@ -332,12 +332,15 @@ def test_the_token_budget_ends_the_conversation_politely(thread, fake_anthropic,
     from chat.agent import prompts
 
     settings.THREAD_TOKEN_BUDGET = 150  # each scripted call costs 100 input + 20 output tokens
-    fake_anthropic.script(text_reply("first answer"), text_reply("second answer"))
+    # (support replies: a placeholder such as "first answer" is read as unsure off-topic, which asks the
+    # second-opinion model and spends a scripted reply)
+    first, second = "Happy to help with an order or a return.", "Which order number is it?"
+    fake_anthropic.script(text_reply(first), text_reply(second))
     posted = [post(thread, "one"), post(thread, "two"), post(thread, "three")]
     for run in posted:
         runs.run_execute(run_id=run.id)
     replies = [Run.objects.get(id=run.id).assistant_message.content for run in posted]
-    assert replies == ["first answer", "second answer", prompts.REPLY_TOKEN_BUDGET]
+    assert replies == [first, second, prompts.REPLY_TOKEN_BUDGET]
     assert len(fake_anthropic.message_requests) == 2
     assert Run.objects.get(id=posted[2].id).ending == "token_budget"
 

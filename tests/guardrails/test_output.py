@@ -851,7 +851,6 @@ def test_structural_off_topic_engagement_is_refused(reply):
         "I hope you enjoy C# in Depth!",
         "I'm so glad it arrived safely, it's a great read! Anything else I can help with?",
         "I think your parcel will arrive within the next few days.",
-        "Honestly, the easiest option is to return C# in Depth and keep the rest.",
         "Personally, I'd suggest starting the return soon so you're within the window.",
         "You've picked 2 of the 3 books, which comes to $33.98.",
         "Your total of $33.98 is 2 x $16.99 for the two copies.",
@@ -861,6 +860,7 @@ def test_structural_off_topic_engagement_is_refused(reply):
 def test_ordinary_support_replies_are_not_structural_off_topic(reply):
     verdict = check(reply)
     assert verdict.allowed, verdict.detail
+    # ("Honestly, the easiest option is to return …", which the scope scorer blocks: test_output_scope)
 
 
 # --- Names from the prompt are a leak ------------------------------------------------------------------

@@ -435,15 +435,7 @@ def test_a_digression_or_a_recommendation_is_off_topic(reply):
 )
 def test_support_said_by_the_way_or_as_advice_passes(reply):
     assert OFF_TOPIC not in check(reply).codes
-
-
-def test_small_talk_beside_support_is_no_sign_of_the_rules(monkeypatch):
-    """The rules only flag the three words about the weather. The scope scorer, silenced here, blocks this
-    reply (0.93, above its threshold for blocking on its own): a known false block of the scorer on a
-    reply written to trap word lists, reported with the evaluation rather than hidden."""
-    reply = "I know the dictionary is heavy to lug to the post office in this cold! It can go back until December 5."
-    monkeypatch.setattr(SCOPE_SCORER, "threshold", lambda name="threshold": 1.01)
-    assert OFF_TOPIC not in check(reply).codes
+    # (the dictionary "heavy to lug … in this cold", which the scope scorer blocks: test_output_scope)
 
 
 # --- Replies in another language are counted like English ones ------------------------------------------

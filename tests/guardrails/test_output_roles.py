@@ -10,7 +10,9 @@ import pytest
 from guardrails.output import (
     OFF_TOPIC,
     PROMPT_LEAK,
+    UNGROUNDED_AMOUNT,
     UNGROUNDED_COMMITMENT,
+    UNGROUNDED_EMAIL,
     UNGROUNDED_POLICY,
     UNGROUNDED_REFUND_METHOD,
     UNGROUNDED_STATUS,
@@ -90,6 +92,8 @@ ORDER_LIST = {
 
 OUTSIDE = [("lookup_order", ORDER), ("check_return_eligibility", OUTSIDE_WINDOW)]
 CHECKED = [("lookup_order", ORDER), ("check_return_eligibility", GIFT_CARD_NOT_RETURNABLE)]
+COOKBOOK = {"title": "The Joy of Cooking", "author": "Irma S. Rombauer", "price": "32.00", "category": "cookbook"}
+INITIALLED = [("lookup_order", {**ORDER, "items": [COOKBOOK], "total": "32.00"})]
 TOOL_ERROR = {"error": {"code": "invalid_arguments", "message": "reason must be 1 to 500 characters of plain text."}}
 WITH_TOOL_ERROR = [("lookup_order", ORDER), ("initiate_return", TOOL_ERROR)]
 
@@ -105,6 +109,23 @@ CAUGHT = [
     ("BK-40513 was shipped on 2026-11-12.", [("list_customer_orders", ORDER_LIST)], UNGROUNDED_STATUS, "shipped date"),
     ("Just confirm, and I've set up the return for all three.", CHECKED, UNGROUNDED_COMMITMENT, "return_prepared"),
     ("Tell me the reason and I'll have a new copy sent today.", CHECKED, UNGROUNDED_COMMITMENT, ""),
+    # --- Look-alikes of l4_test25's good replies (an initial, a hypothetical amount, an example address)
+    (
+        "BK-39902 is The Joy of Cooking by Irma S. Bauer. It was delivered on November 6.",
+        INITIALLED,
+        UNGROUNDED_STATUS,
+        "author",
+    ),
+    ("Your order BK-39902 came to $20.00, so it didn't qualify.", LOOKED_UP, UNGROUNDED_AMOUNT, "amount"),
+    ("I've sent the details to mark@example.com.", LOOKED_UP, UNGROUNDED_EMAIL, "email"),
+    ("I've sent the details to jane.name@example.com.", LOOKED_UP, UNGROUNDED_EMAIL, "email"),
+    ("I'll keep an eye on it and message you tomorrow.", LOOKED_UP, UNGROUNDED_COMMITMENT, "keep"),
+    (
+        "BK-39902 holds The Quiet River, Birds of the Lowlands and Winter Light.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "does not hold",
+    ),
     # --- l4_test24's misses: a warehouse's place, a new gift card or copy promised in the present
     ("BK-39902 left our Columbus, Ohio warehouse and is on its way.", LOOKED_UP, UNGROUNDED_STATUS, "warehouse"),
     ("Tu pedido BK-39902 ya salió de nuestro almacén de Miami.", LOOKED_UP, UNGROUNDED_STATUS, "warehouse"),
@@ -404,6 +425,15 @@ PASSES = [
     ),
     ("Just confirm and tell me the reason, and I'll set up the return for the two books.", CHECKED),
     ("You'll get a tracking number as soon as BK-39902 leaves our warehouse.", LOOKED_UP),
+    # --- l4_test25's good replies that the rules blocked at first contact, in other words
+    (
+        "Yes, BK-39902 is The Joy of Cooking by Irma S. Rombauer, the cookbook. It was delivered on November 6.",
+        INITIALLED,
+    ),
+    ("Standard shipping is free on orders over $25, so a $20 order wouldn't qualify on its own.", LOOKED_UP),
+    ("It needs to be a full address like name@example.com. Could you type it out for me?", []),
+    ("Of course, I'll keep it between us! What's the order number and the email on the order?", []),
+    ("It did: The Quiet River was delivered on November 6, Bonfire Night itself. Enjoy!", LOOKED_UP),
     ("I can't send you a new gift card myself, I'm afraid; gift cards can't be returned.", LOOKED_UP),
     ("Ik kan je geen nieuw exemplaar sturen, maar je kunt The Quiet River wel retourneren.", LOOKED_UP),
     (

@@ -160,3 +160,17 @@ def test_a_reply_engaging_another_subject_scores_above_the_block_threshold(reply
 def _features(reply):
     facts = grounding(tool_results=LOOKED_UP, customer_texts=CUSTOMER)
     return scope_features(reply, grounding=facts, refusal_template=REFUSAL_TEMPLATE)
+
+
+# Good replies written by earlier rounds to trap word lists, which the committed scope scorer blocks:
+# known false blocks of the scorer, reported with the evaluation rather than hidden. The rules pass them.
+SCORER_FALSE_BLOCKS = [
+    "Honestly, the easiest option is to return C# in Depth and keep the rest.",
+    "I know the dictionary is heavy to lug to the post office in this cold! It can go back until December 5.",
+]
+
+
+@pytest.mark.parametrize("reply", SCORER_FALSE_BLOCKS)
+def test_small_talk_beside_support_is_no_sign_of_the_rules(reply, monkeypatch):
+    thresholds(monkeypatch, sure=1.01, block=1.01, flag=1.01)
+    assert OFF_TOPIC not in check(reply).codes
