@@ -15,8 +15,9 @@ a refund issued or an order changed by nothing at all; a policy figure (days, ho
 thresholds, percentages) must be the one its own policy statement gives. Also refused: markdown,
 sure signs of off-topic engagement, and 8 or more consecutive words, or any tool or intent name,
 of the prompt. Beside the off-topic signs, a scope scorer (SCOPE_SCORER, trained on the corpora by
-scripts/train_l4_scope.py) blocks a reply only above a threshold chosen for 0.15 % of good replies
-in cross-validation by writer, and flags it for staff above a lower one.
+scripts/train_l4_scope.py, its thresholds chosen by cross-validation that holds out whole writers)
+blocks a reply it is sure of, blocks or flags one in which the rules find a sentence about no part
+of support, and leaves a reply of support and courtesy alone (_with_scope_score).
 Unsure signs of off-topic engagement and a reply step whose intent the thread does not support
 are flagged for staff, never blocked: their false blocks could not be bounded.
 """
@@ -1773,9 +1774,9 @@ def _with_scope_score(signs: _OffTopicSigns, scope: float) -> tuple[list[str], l
     The scorer blocks on its own when it is sure. Below that it speaks only of a reply with some sentence
     about no part of support, blocking above its block threshold and flagging above its flag threshold;
     a reply whose every sentence is support, courtesy or a question to the customer is left alone ("It's
-    in transit right now." is short, not off-topic). In a reply that
-    also does support, counted foreign words block only where the scorer leans the same way: alone they
-    blocked good replies with small talk in them ("no wonder it was heavy!") on text nobody here wrote.
+    in transit right now." is short, not off-topic). In a reply that also does support, counted foreign
+    words block only where the scorer leans the same way: alone they blocked good replies with small talk
+    in them ("no wonder it was heavy!") on text nobody here wrote.
     """
     sure, unsure = list(signs.sure), list(signs.unsure)
     if FOREIGN_SENTENCES in sure and signs.supports and scope < SCOPE_SCORER.threshold("flag"):
