@@ -3,7 +3,9 @@
 scikit-learn is needed here only, never at run time: `pip install -r requirements-train.txt`.
 """
 
+import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -56,8 +58,38 @@ def rounded_up(threshold: float) -> float:
     return float(np.ceil(threshold * 10**DIGITS) / 10**DIGITS)
 
 
-def write_or_check(path: Path, built: dict, *, check: bool, root: Path) -> int:
-    """Write the weights file, or (check) compare it with a fresh training run; the exit status."""
+def threshold_above(negative_scores: np.ndarray, allowed: int) -> float:
+    """The lowest threshold that at most `allowed` of these scores (of lines that must not pass) reach:
+    strictly above the (allowed+1)-th highest; 0.5 when there are no more than `allowed` of them."""
+    highest = np.sort(negative_scores)[::-1]
+    return float(min(1.0, np.nextafter(highest[allowed], 2))) if allowed < len(highest) else 0.5
+
+
+def weights_file(
+    *, about: str, checksum: str, cases: int, seed: int, thresholds: dict[str, float], bias: float, weights: dict
+) -> dict:
+    """The content of a committed weights file (guardrails.linear_scorer.Scorer reads it)."""
+    return {
+        "about": about,
+        "training_data_sha256": checksum,
+        "training_cases": cases,
+        "seed": seed,
+        "folds": FOLDS,
+        "buckets": linear_scorer.BUCKETS,
+        "ngram_sizes": list(linear_scorer.NGRAM_SIZES),
+        **thresholds,
+        "bias": bias,
+        "weights": {str(index): weight for index, weight in sorted(weights.items())},
+    }
+
+
+def run(description: str, train: Callable[..., dict], path: Path, root: Path) -> int:
+    """A training script's command line: train and write the weights file, or with --check only compare a
+    fresh training run with the committed file; the exit status."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--check", action="store_true", help="only compare with the committed weights")
+    check = parser.parse_args().check
+    built = train(verbose=not check)
     if check:
         same = json.loads(path.read_text(encoding="utf-8")) == built
         print("committed weights reproduced" if same else "committed weights differ from a fresh training run")

@@ -14,7 +14,6 @@ the per-fold figures printed are the honest estimate of how the scorer does on t
 seen. scikit-learn is needed here only, never at run time: `pip install -r requirements-train.txt`.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -45,11 +44,7 @@ def _threshold(scores: np.ndarray, labels: np.ndarray, by_rules: np.ndarray) -> 
     """The lowest threshold at which rules-or-scorer flag at most MAX_FALSE_FLAGS of the benign lines."""
     benign = labels == 0
     allowed = int(MAX_FALSE_FLAGS * benign.sum()) - int((by_rules & benign).sum())
-    candidates = np.sort(scores[benign & ~by_rules])[::-1]
-    if allowed < 0:
-        return 1.0
-    # Flag strictly above the (allowed+1)-th highest benign score.
-    return float(min(1.0, np.nextafter(candidates[allowed], 2))) if allowed < len(candidates) else 0.5
+    return 1.0 if allowed < 0 else scorer_training.threshold_above(scores[benign & ~by_rules], allowed)
 
 
 def _report(name: str, flagged: np.ndarray, labels: np.ndarray, cases: list[Case]) -> str:
@@ -90,29 +85,16 @@ def train(*, verbose: bool = True) -> dict:
         print(_report("  rules or scorer    ", by_rules | (out_of_fold >= threshold), labels, cases))
 
     bias, weights = _fit(vectors, labels, text_only)
-    return {
-        "about": "L0 scorer weights, written by scripts/train_l0.py from evals.l0.training_cases; do not edit by hand.",
-        "training_data_sha256": linear_scorer.training_checksum(
-            (case.case_id, case.expected, case.text) for case in cases
-        ),
-        "training_cases": len(cases),
-        "seed": SEED,
-        "folds": scorer_training.FOLDS,
-        "buckets": linear_scorer.BUCKETS,
-        "ngram_sizes": list(linear_scorer.NGRAM_SIZES),
-        "threshold": threshold,
-        "bias": bias,
-        "weights": {str(index): weight for index, weight in sorted(weights.items())},
-    }
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only compare with the committed weights")
-    args = parser.parse_args()
-    built = train(verbose=not args.check)
-    return scorer_training.write_or_check(screening.SCORER.path, built, check=args.check, root=ROOT)
+    return scorer_training.weights_file(
+        about="L0 scorer weights, written by scripts/train_l0.py from evals.l0.training_cases; do not edit by hand.",
+        checksum=linear_scorer.training_checksum((case.case_id, case.expected, case.text) for case in cases),
+        cases=len(cases),
+        seed=SEED,
+        thresholds={"threshold": threshold},
+        bias=bias,
+        weights=weights,
+    )
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(scorer_training.run(__doc__.splitlines()[0], train, screening.SCORER.path, ROOT))

@@ -19,7 +19,6 @@ staff review the thread); guardrails.output._with_scope_score applies them. scik
 here only, never at run time: `pip install -r requirements-train.txt`.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -43,10 +42,7 @@ SERVER_RENDERED = ("out_of_scope", "handoff")  # the server replaces these repli
 
 def _lowest_threshold(scores: np.ndarray, good: np.ndarray, share: float) -> float:
     """The lowest threshold at which at most `share` of the good replies score at or above it."""
-    allowed = int(share * good.sum())
-    highest = np.sort(scores[good])[::-1]
-    # Strictly above the (allowed+1)-th highest good score.
-    return float(min(1.0, np.nextafter(highest[allowed], 2))) if allowed < len(highest) else 0.5
+    return scorer_training.threshold_above(scores[good], int(share * good.sum()))
 
 
 def _report(name: str, passed: np.ndarray, labels: np.ndarray, good: np.ndarray) -> str:
@@ -88,32 +84,17 @@ def train(*, verbose: bool = True) -> dict:
         print(_report("  at flag ", out_of_fold >= flag, labels, good))
 
     bias, weights = scorer_training.fit(vectors, labels, seed=SEED)
-    return {
-        "about": "L4 scope scorer weights, written by scripts/train_l4_scope.py from evals.l4.training_cases; "
+    return scorer_training.weights_file(
+        about="L4 scope scorer weights, written by scripts/train_l4_scope.py from evals.l4.training_cases; "
         "do not edit by hand.",
-        "training_data_sha256": linear_scorer.training_checksum(
-            (case["id"], case["family"], case["reply"]) for case in cases
-        ),
-        "training_cases": len(cases),
-        "seed": SEED,
-        "folds": scorer_training.FOLDS,
-        "buckets": linear_scorer.BUCKETS,
-        "ngram_sizes": list(linear_scorer.NGRAM_SIZES),
-        "sure": sure,
-        "block": block,
-        "flag": flag,
-        "bias": bias,
-        "weights": {str(index): weight for index, weight in sorted(weights.items())},
-    }
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only compare with the committed weights")
-    args = parser.parse_args()
-    built = train(verbose=not args.check)
-    return scorer_training.write_or_check(SCOPE_SCORER.path, built, check=args.check, root=ROOT)
+        checksum=linear_scorer.training_checksum((case["id"], case["family"], case["reply"]) for case in cases),
+        cases=len(cases),
+        seed=SEED,
+        thresholds={"sure": sure, "block": block, "flag": flag},
+        bias=bias,
+        weights=weights,
+    )
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(scorer_training.run(__doc__.splitlines()[0], train, SCOPE_SCORER.path, ROOT))
