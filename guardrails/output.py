@@ -854,12 +854,14 @@ _WINDOW_CLOSED = re.compile(r"\b(?:window|deadline)\b[^.!?]{0,40}\b(?:closed|end
 # Figures that state no fact: an amount in a hypothetical ("a $20 order wouldn't qualify") and an example
 # address ("a full address like name@example.com").
 _NOT_A_FACT = re.compile(patterns.HYPOTHETICAL_AMOUNT + "|" + patterns.PLACEHOLDER_EMAIL, re.IGNORECASE)
-# What the assistant keeps that is talk, not an action: "I'll keep it between us".
-_KEPT_AS_TALK = re.compile(r"\s+(?:it|this|that)\s+(?:between us|to myself|a secret|in mind)\b", re.IGNORECASE)
-_BY_AUTHOR_ONLY = re.compile(r"\s*(?:(?:by|von|de|van|door)\s*\x00)?\s*[.!?]?\s*")
-_LEFT_AS_IT_WAS = re.compile(
-    r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
-)
+# What follows a verb of action when the assistant did nothing or only talks: "I've left BK-31575 as it is",
+# "I'll keep it between us".
+_NO_ACTION_AFTER = {
+    "left": re.compile(
+        r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
+    ),
+    "keep": re.compile(r"\s+(?:it|this|that)\s+(?:between us|to myself|a secret|in mind)\b", re.IGNORECASE),
+}
 _ORDER_TOTAL_WORD = re.compile(patterns.ORDER_TOTAL_WORD, re.IGNORECASE)
 _REFUND_CONTEXT = re.compile(patterns.REFUND_CONTEXT, re.IGNORECASE)
 _CONTENTS_SEPARATOR = re.compile(patterns.CONTENTS_SEPARATOR, re.IGNORECASE)
@@ -880,8 +882,11 @@ _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
 _STORE_PLACE = re.compile(patterns.STORE_PLACE, re.IGNORECASE)
 _ITEM_FORMAT = re.compile(patterns.ITEM_FORMAT, re.IGNORECASE)
 _ORDER_COUNT = re.compile(patterns.ORDER_COUNT, re.IGNORECASE)
+_AUTHOR_AFTER_TITLE = r"(?:by|von|van|door)"  # "Piranesi by Susanna Clarke"
 # (an initial is part of the name: "Irma S. Rombauer")
-_BY_AUTHOR = re.compile(r"\s+(?:by|von|van|door)\s+(?![$€\d])((?:\b\w\.\s+|[^,.;:!?()]){2,60})", re.IGNORECASE)
+_BY_AUTHOR = re.compile(rf"\s+{_AUTHOR_AFTER_TITLE}\s+(?![$€\d])((?:\b\w\.\s+|[^,.;:!?()]){{2,60}})", re.IGNORECASE)
+# A listed title followed by nothing but its (masked) author is still a list entry (Spanish "Aura de Carlos Fuentes").
+_BY_AUTHOR_ONLY = re.compile(rf"\s*(?:(?:{_AUTHOR_AFTER_TITLE}|de)\s*\x00)?\s*[.!?]?\s*")
 _HEARSAY = re.compile(
     r"\b(?:to hear|you (?:say|said|mention\w*|describe\w*|report\w*|think|believe)|if|whether|sounds like|seems)\b",
     re.IGNORECASE,
@@ -1432,9 +1437,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
         handed_off = intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence)
         for match in () if handed_off else _AGENT_ACTION.finditer(sentence):
             verb = (match.group("verb") or match.group("past")).lower()
-            if verb == "left" and _LEFT_AS_IT_WAS.match(sentence, match.end()):
-                continue  # "I've left BK-31575 as it is": nothing was done
-            if verb == "keep" and _KEPT_AS_TALK.match(sentence, match.end()):
+            no_action = _NO_ACTION_AFTER.get(verb)
+            if no_action is not None and no_action.match(sentence, match.end()):
                 continue
             if _RETURN_OBJECT.match(sentence, match.end()) and (grounding.pending_returns or applied_orders):
                 continue  # "I've lined up a return of …": the prepared or written return, checked above
@@ -1763,9 +1767,10 @@ def _scope_vector(outside_refusal: str, grounding: Grounding) -> dict[int, float
     return linear_scorer.features({"t": _scope_text(outside_refusal, grounding)}, ())
 
 
-def _outside_refusal(reply: str, refusal_template: str) -> str:
-    """The reply without its emails and without text inside the refusal template (which may name the subject)."""
-    return _refusal_pattern(refusal_template).sub(" ", _normalise(_EMAIL.sub(" ", reply)))
+def _outside_refusal(without_emails: str, refusal_template: str) -> str:
+    """The reply (its emails already taken out) without text inside the refusal template, which may name
+    the subject ("recipes")."""
+    return _refusal_pattern(refusal_template).sub(" ", _normalise(without_emails))
 
 
 def _with_scope_score(signs: _OffTopicSigns, scope: float) -> tuple[list[str], list[str]]:
@@ -1792,7 +1797,7 @@ def _with_scope_score(signs: _OffTopicSigns, scope: float) -> tuple[list[str], l
 
 def scope_features(reply: str, *, grounding: Grounding, refusal_template: str) -> dict[int, float]:
     """The feature vector the scope scorer reads for a reply (scripts/train_l4_scope.py trains on these)."""
-    return _scope_vector(_outside_refusal(reply, refusal_template), grounding)
+    return _scope_vector(_outside_refusal(_EMAIL.sub(" ", reply), refusal_template), grounding)
 
 
 # What each intent of the reply step needs from the thread; unmet, the thread is flagged.
@@ -1897,7 +1902,7 @@ def check_reply(
     if kinds:
         problems[MARKDOWN] = f"markdown: {', '.join(kinds)}"
 
-    outside_refusal = _outside_refusal(reply, refusal_template)
+    outside_refusal = _outside_refusal(without_emails, refusal_template)
     signs = _off_topic(_sentences(_without(outside_refusal, grounding.titles)), grounding)
     sure, unsure = _with_scope_score(signs, SCOPE_SCORER.score(_scope_vector(outside_refusal, grounding)))
     if sure:
