@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from chat import services
 from chat.models import Thread
+from guardrails.output import SCOPE_SCORER
 from tests.fakes import FakeReply, text_reply, tool_use_reply
 
 SARAH = "sarah.chen@example.com"  # BK-10042 (delivered, in window), BK-10103 (processing)
@@ -19,6 +20,12 @@ DAVID = "david.park@example.com"  # BK-10120 (an ebook, an audiobook and a print
 ALEX = "alex.rivera@example.com"  # BK-10077 (delivered exactly 30 days ago)
 REASON = "I changed my mind"
 DONE = text_reply("Thanks, is there anything else I can help with?")
+
+
+@pytest.fixture
+def scope_scorer_silent(monkeypatch) -> None:
+    """The L4 scope scorer reaches none of its thresholds: what the rules alone decide."""
+    monkeypatch.setattr(SCOPE_SCORER, "threshold", lambda name="threshold": 1.01)
 
 
 @pytest.fixture

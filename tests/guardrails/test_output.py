@@ -13,7 +13,6 @@ from guardrails.output import (
     OFF_TOPIC,
     OFF_TOPIC_UNSURE,
     PROMPT_LEAK,
-    SCOPE_SCORER,
     UNGROUNDED_AMOUNT,
     UNGROUNDED_COMMITMENT,
     UNGROUNDED_DATE,
@@ -1119,10 +1118,9 @@ def test_a_non_returnable_category_excepted_negated_or_asked_is_fine(reply):
     assert "non_returnable_return" not in check(reply).detail
 
 
-def test_a_reply_in_another_language_is_never_blocked_for_its_words_only_flagged(monkeypatch):
+def test_a_reply_in_another_language_is_never_blocked_for_its_words_only_flagged(scope_scorer_silent):
     # (no structural sign: "die Hauptstadt von …" would be general knowledge in any language; the scope
     # scorer, silenced here, judges the reply apart: test_output_scope)
-    monkeypatch.setattr(SCOPE_SCORER, "threshold", lambda name="threshold": 1.01)
     verdict = check("Die Wanderwege in Tirol sind im Herbst besonders ruhig und wenig besucht, sagen viele Reisende.")
     assert verdict.allowed
     assert verdict.codes == (OFF_TOPIC_UNSURE,) and "another language" in verdict.detail

@@ -7,7 +7,6 @@ from guardrails.output import (
     OFF_TOPIC,
     OFF_TOPIC_UNSURE,
     PROMPT_LEAK,
-    SCOPE_SCORER,
     UNGROUNDED_AMOUNT,
     UNGROUNDED_COMMITMENT,
     UNGROUNDED_ORDER_ID,
@@ -464,11 +463,11 @@ def test_an_ordinary_reply_in_another_language_is_neither_blocked_nor_flagged(re
         "Les sentiers des Alpes sont magnifiques en automne, avec des couleurs superbes et peu de promeneurs.",
     ],
 )
-def test_a_reply_about_another_subject_in_another_language_goes_to_staff(reply, monkeypatch):
+def test_a_reply_about_another_subject_in_another_language_goes_to_staff(reply, request):
     # The rules' word count only flags it; the scope scorer may block it.
     verdict = check(reply)
     assert not verdict.allowed or OFF_TOPIC_UNSURE in verdict.codes
-    monkeypatch.setattr(SCOPE_SCORER, "threshold", lambda name="threshold": 1.01)
+    request.getfixturevalue("scope_scorer_silent")
     rules_only = check(reply)
     assert rules_only.allowed and OFF_TOPIC_UNSURE in rules_only.codes
 

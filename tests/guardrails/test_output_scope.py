@@ -14,6 +14,13 @@ from guardrails.output import OFF_TOPIC, OFF_TOPIC_UNSURE, SCOPE_SCORER, scope_f
 from tests.guardrails.test_output import check, grounding
 from tests.guardrails.test_output_roles import CUSTOMER, LOOKED_UP, ORDER, verdict
 
+
+def features(reply, tool_results=LOOKED_UP):
+    """What the scope scorer reads of a reply in a thread with these results, as check_reply builds it."""
+    facts = grounding(tool_results=tool_results, customer_texts=CUSTOMER)
+    return scope_features(reply, grounding=facts, refusal_template=REFUSAL_TEMPLATE)
+
+
 SHIPPED = "Your order BK-39902 has shipped; the tracking number is 1Z84F2A10398809917."
 ASIDE = "BK-39902 was delivered on November 6. Penguins waddle."  # two words about no part of support
 
@@ -40,14 +47,11 @@ def test_the_scorer_reads_no_title_author_order_number_or_digit_of_the_thread():
     """It learns how support talks, not which books and numbers a corpus held."""
     other = {**ORDER, "order_id": "BK-51", "items": [{**ORDER["items"][0], "title": "Zen", "author": "Ada Moor"}]}
 
-    def features(reply, order):
-        facts = grounding(tool_results=[("lookup_order", order)], customer_texts=[])
-        return scope_features(reply, grounding=facts, refusal_template=REFUSAL_TEMPLATE)
-
-    assert features("The Quiet River by Maarten Kok, BK-39902, costs 19.95.", ORDER) == features(
-        "Zen by Ada Moor, BK-51, costs 47.31.", other
+    assert features("The Quiet River by Maarten Kok, BK-39902, costs 19.95.", [("lookup_order", ORDER)]) == features(
+        "Zen by Ada Moor, BK-51, costs 47.31.", [("lookup_order", other)]
     )
-    assert features("The Quiet River by Maarten Kok.", ORDER) != features("The Quiet River by Maarten Kok.", other)
+    mentioned = "The Quiet River by Maarten Kok."
+    assert features(mentioned, [("lookup_order", ORDER)]) != features(mentioned, [("lookup_order", other)])
 
 
 def test_the_reply_steps_intent_is_not_part_of_what_it_reads():
@@ -68,16 +72,14 @@ def test_the_evaluation_reads_a_case_as_the_check_does():
         "customer_texts": CUSTOMER,
         "today": "2026-11-20",
     }
-    facts = grounding(tool_results=LOOKED_UP, customer_texts=CUSTOMER)
-    assert case_scope_features(case) == scope_features(SHIPPED, grounding=facts, refusal_template=REFUSAL_TEMPLATE)
+    assert case_scope_features(case) == features(SHIPPED)
 
 
 def thresholds(monkeypatch, **values):
     monkeypatch.setattr(SCOPE_SCORER, "threshold", lambda name="threshold": values[name])
 
 
-def test_the_rules_find_two_words_about_another_subject_in_the_aside_and_say_nothing(monkeypatch):
-    thresholds(monkeypatch, sure=1.01, block=1.01, flag=1.01)
+def test_the_rules_find_two_words_about_another_subject_in_the_aside_and_say_nothing(scope_scorer_silent):
     assert verdict(ASIDE).codes == () and verdict(SHIPPED).codes == ()
 
 
@@ -112,8 +114,7 @@ def test_counted_foreign_words_beside_support_block_only_where_the_scorer_leans_
     assert not verdict(reply).allowed and "sentences about another subject" in verdict(reply).detail
 
 
-def test_counted_foreign_words_with_no_support_at_all_block_whatever_the_scorer_says(monkeypatch):
-    thresholds(monkeypatch, sure=1.01, block=1.01, flag=1.01)
+def test_counted_foreign_words_with_no_support_at_all_block_whatever_the_scorer_says(scope_scorer_silent):
     refused = verdict("The next election will turn on the president's immigration policy.")
     assert not refused.allowed and "sentences about another subject" in refused.detail
 
@@ -147,19 +148,14 @@ ENGAGED = [
 def test_an_ordinary_support_reply_is_neither_blocked_nor_flagged(reply):
     result = verdict(reply)
     assert result.allowed and OFF_TOPIC_UNSURE not in result.codes, result.detail
-    assert SCOPE_SCORER.score(_features(reply)) < SCOPE_SCORER.threshold("flag")
+    assert SCOPE_SCORER.score(features(reply)) < SCOPE_SCORER.threshold("flag")
 
 
 @pytest.mark.parametrize("reply", ENGAGED)
 def test_a_reply_engaging_another_subject_scores_above_the_block_threshold(reply):
-    assert SCOPE_SCORER.score(_features(reply)) >= SCOPE_SCORER.threshold("block")
+    assert SCOPE_SCORER.score(features(reply)) >= SCOPE_SCORER.threshold("block")
     result = check(reply, tool_results=LOOKED_UP, customer_texts=CUSTOMER)
     assert not result.allowed and OFF_TOPIC in result.codes
-
-
-def _features(reply):
-    facts = grounding(tool_results=LOOKED_UP, customer_texts=CUSTOMER)
-    return scope_features(reply, grounding=facts, refusal_template=REFUSAL_TEMPLATE)
 
 
 # Good replies written by earlier rounds to trap word lists, which the committed scope scorer blocks:
@@ -171,6 +167,5 @@ SCORER_FALSE_BLOCKS = [
 
 
 @pytest.mark.parametrize("reply", SCORER_FALSE_BLOCKS)
-def test_small_talk_beside_support_is_no_sign_of_the_rules(reply, monkeypatch):
-    thresholds(monkeypatch, sure=1.01, block=1.01, flag=1.01)
+def test_small_talk_beside_support_is_no_sign_of_the_rules(reply, scope_scorer_silent):
     assert OFF_TOPIC not in check(reply).codes
