@@ -79,7 +79,7 @@ LEAK_WORDS = 8  # consecutive prompt words that make a leak
 FOREIGN_SENTENCES = "sentences about another subject"  # the off-topic sign of counted foreign words
 FIGURES_PER_SENTENCE_MAX = 30  # amounts and durations in one sentence of a reply
 # Commitment classes that are promises even when made on a condition ("once it ships, I'll email you").
-PROMISES = frozenset({"follow_up", "have_sent", "guarantee", "pickup"})
+PROMISES = frozenset({"follow_up", "have_sent", "guarantee", "pickup", "store_email"})
 SUBSET_SUM_MAX_ITEMS = 12  # an order with more items grounds its total and prices, not every subset sum
 
 
@@ -124,6 +124,9 @@ class Grounding:
     item_authors: frozenset[tuple[str, str]] = frozenset()  # (casefolded title, casefolded author)
     order_counts: frozenset[int] = frozenset()  # how many orders each complete order list held
     gift_cards: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title): items that are no book
+    item_counts: frozenset[tuple[str, int]] = frozenset()  # (order id, how many items a result listed, copies too)
+    returned_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) returned before
+    error_codes: frozenset[str] = frozenset()  # the codes of the thread's failed tool calls
 
     @cached_property
     def nameable_titles(self) -> tuple[str, ...]:
@@ -140,6 +143,9 @@ class Grounding:
             _walk_result(result, "", facts)
             if isinstance(result, dict) and "error" not in result:
                 _read_tool(name, result, facts, today)
+            elif isinstance(result, dict):
+                error = result["error"]
+                facts.error_codes.add(str(error.get("code") if isinstance(error, dict) else error))
         for text in customer_texts:
             # The customer's words ground only the identifiers they typed, never an amount or a date;
             # "31407" typed alone is their order BK-31407.
@@ -256,6 +262,9 @@ class _Facts:
     item_authors: set[tuple[str, str]] = field(default_factory=set)
     order_counts: set[int] = field(default_factory=set)
     gift_cards: set[tuple[str, str]] = field(default_factory=set)
+    item_counts: set[tuple[str, int]] = field(default_factory=set)
+    returned_items: set[tuple[str, str]] = field(default_factory=set)
+    error_codes: set[str] = field(default_factory=set)
 
 
 def _money(value: object) -> Decimal | None:
@@ -388,6 +397,11 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
             for item in items
             if isinstance(item, dict) and item.get("returnable") is False and item.get("title")
         }
+        facts.returned_items |= {
+            (_order_id_of(result), str(item["title"]).casefold())
+            for item in items
+            if isinstance(item, dict) and item.get("reason") == "already_returned" and item.get("title")
+        }
     if name == "check_return_eligibility" and result.get("eligible") is False and _order_id_of(result):
         facts.ineligible_orders.add(_order_id_of(result))
         if result.get("reason") == "order_not_delivered":
@@ -397,6 +411,8 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
         if isinstance(order, dict) and name in ("lookup_order", "check_return_eligibility") and _order_id_of(order):
             facts.order_items |= {(_order_id_of(order), title) for title in _item_titles(order)}
             listed = order.get("items") if isinstance(order.get("items"), list) else []
+            if listed:
+                facts.item_counts.add((_order_id_of(order), len(listed)))
             facts.gift_cards |= {
                 (_order_id_of(order), str(item["title"]).casefold())
                 for item in listed
@@ -842,6 +858,9 @@ _AGO_BEFORE = re.compile(patterns.AGO_BEFORE, re.IGNORECASE)
 _DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
 _YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
+_COUNTED_ITEMS = re.compile(patterns.COUNTED_ITEMS, re.IGNORECASE)
+_RETURNED_CLAIM = re.compile(patterns.RETURNED_CLAIM, re.IGNORECASE)
+_ORDER_SHIPPING = re.compile(patterns.ORDER_SHIPPING, re.IGNORECASE)
 _REFERENCE_CODE = re.compile(patterns.REFERENCE_CODE)
 _TIMED_BY_RECEIPT = re.compile(
     r"\s+(?:of|after|from)\s+(?:us\s+|the warehouse\s+)?(?:receiv\w*|(?:the|your)\s+(?:return|books?|parcel|items?)\s+"
@@ -980,6 +999,9 @@ def _status_problems(sentences: list[str], grounding: Grounding) -> int:
             before = sentence[: match.start()]
             if re.search(r"\b(?:return|refund|label|replacement|email|link)\b", before, re.I):
                 continue
+            # a guess is not a status: "it may have been lost", "it might already be delivered"
+            if _HEDGE.search(_CLAUSE_BREAK.split(before)[-1] + match.group()):
+                continue
             if not _extract_order_ids(sentence) and not _ORDER_SUBJECT.search(_CLAUSE_BREAK.split(before)[-1]):
                 continue
             supported = patterns.STATUS_SUPPORT[status]
@@ -1057,6 +1079,21 @@ def _item_count_wrong(sentence: str, named: set[str], grounding: Grounding) -> b
     return bool(held) and (_number(number) if number else 2) != len(held)
 
 
+def _more_items_than_held(sentence: str, named: set[str], grounding: Grounding) -> bool:
+    """A number of books said of one order that is more than it holds: "There are four books in BK-15209".
+
+    Fewer may be the part a reply is about ("2 books can go back"); more is never true.
+    """
+    counts = {count for order_id, count in grounding.item_counts if order_id == _order_in_question(named, grounding)}
+    if len(counts) != 1:
+        return False
+    for match in _COUNTED_ITEMS.finditer(sentence):
+        clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
+        if not (_NEGATION.search(clause) or _HEDGE.search(clause)) and _number(match.group(1)) > max(counts):
+            return True
+    return False
+
+
 def _tracking_problems(sentence: str, grounding: Grounding) -> list[str]:
     """A carrier no result names, or a tracking event (a scan, a depot, a signature), stated as fact.
 
@@ -1092,8 +1129,11 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
                 problems.append("another order's items")
         if _unknown_listed_titles(sentence, named, grounding):
             problems.append("items the order does not hold")
-        if _item_count_wrong(sentence, named, grounding):
+        if _item_count_wrong(sentence, named, grounding) or _more_items_than_held(sentence, named, grounding):
             problems.append("how many items the order holds")
+        shipping = _ORDER_SHIPPING.search(sentence)
+        if shipping is not None and _asserted(sentence, shipping):
+            problems.append("how the order ships or what its shipping cost")
         money = _money_matches(sentence)  # read once for the order's total and the amounts' roles
         if _total_wrong(sentence, money, grounding):
             problems.append("order total")
@@ -1467,7 +1507,32 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
             unbacked.append(kind)
     if _return_count_problem(sentences, grounding):
         unbacked.append("return_count")
+    if any(_returned_claim_unbacked(sentence, grounding) for sentence in sentences):
+        unbacked.append("already_returned")
     return unbacked
+
+
+def _returned_claim_unbacked(sentence: str, grounding: Grounding) -> bool:
+    """Items said to be returned ("Giovanni's Room has already been returned", "I've returned the gift card
+    for you too") that neither a return written in this thread nor an earlier one the eligibility check
+    reported covers."""
+    match = _RETURNED_CLAIM.search(sentence)
+    if match is None or not _asserted(sentence, match):
+        return False
+    returned = grounding.applied_returns | grounding.returned_items
+    named = _extract_order_ids(sentence)
+    # The items said returned: the subject before "was returned", the object after "I've returned".
+    clause = _match_clause(sentence, match)
+    start = sentence.index(clause)
+    if match.group().lower().startswith(("has", "have", "had", "was", "were")):
+        titles = _titles_in(sentence[start : match.start()], grounding)
+    else:
+        titles = _titles_in(sentence[match.end() : start + len(clause)], grounding)
+    if titles:
+        return not titles <= {title for order_id, title in returned if not named or order_id in named}
+    if "already_returned" in grounding.error_codes:
+        return False  # the return was refused because an item of it was returned before
+    return not named or not any(order_id in named for order_id, _ in returned)
 
 
 def _promised_on_other_terms(sentence: str) -> bool:

@@ -47,6 +47,17 @@ STATUS_CLAIMS: dict[str, str] = {
         r"cancelad[oa]s?|geannuleerd)\b"
     ),
     "out_for_delivery": r"(?:\b(?:is|are|currently)|'s|'re)\s+(?:now\s+|currently\s+)?out for delivery\b",
+    # Lost in transit: no lookup has such a status, so only the customer or the model can have said it
+    # ("the carrier marked BK-64555 as lost", "le colis BK-52718 est perdu").
+    "lost": (
+        r"\b(?:was|were|has been|have been|is|are|got|'s|'re|been)\s+(?:now\s+|officially\s+|already\s+)?"
+        r"(?:(?:marked|listed|reported|declared|confirmed|registered|recorded)\s+(?:as\s+)?)?lost\b"
+        r"|\bmarked\s+(?:\S+\s+){0,2}?as\s+lost\b|\blost\s+in\s+(?:transit|the post|the mail)\b"
+        r"|\b(?:ist|sind|wurde|wurden|gilt)\s+(?:\S+\s+){0,3}?(?:verloren|verlorengegangen|verschollen)\b"
+        r"|\b(?:est|sont|a été|ont été)\s+(?:\S+\s+){0,1}?(?:perdue?s?|égarée?s?)\b"
+        r"|\b(?:está|están|fue|ha sido|se ha|se)\s+(?:\S+\s+){0,1}?(?:perdid[oa]s?|extraviad[oa]s?|perdió|extravió)\b"
+        r"|\b(?:is|zijn|werd|raakte)\s+(?:\S+\s+){0,3}?(?:kwijtgeraakt|kwijt|zoekgeraakt|verloren gegaan)\b"
+    ),
     # not delivered yet: "still on its way", "noch unterwegs"
     "in_transit": (
         r"(?:\b(?:is|are)|'s|'re)\s+still\s+(?:on (?:its|their) way|in transit)\b"
@@ -111,6 +122,7 @@ STATUS_SUPPORT: dict[str, frozenset[str]] = {
     "cancelled": frozenset({"cancelled"}),
     "out_for_delivery": frozenset({"out_for_delivery"}),
     "in_transit": frozenset({"shipped", "out_for_delivery"}),
+    "lost": frozenset(),
 }
 
 # --- Commitments ------------------------------------------------------------------------------------
@@ -179,6 +191,30 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"geschickt|verschickt|versendet|zugeschickt|gemailt|envoyée?|enviad[oa]|verstuurd|gestuurd|gemaild)\b"
     ),
 }
+# How one order ships or what its shipping cost: no tool result has a shipping method or a shipping charge
+# ("Since BK-61530 came to more than $25, standard shipping was free", "je hebt $12.50 verzendkosten
+# betaald", "BK-60982 was upgraded to expedited shipping", "you chose expedited shipping").
+_SHIPPING_COST = r"verzendkosten|versandkosten|frais de (?:port|livraison)|gastos de envío"
+_PAID = r"betaald|bezahlt|payée?s?|pagad[oa]s?|pagaste|pagó"
+ORDER_SHIPPING = (
+    # (in the past, or of "your" shipping: "Standard shipping is free on orders over $25" is the policy)
+    r"\b(?:standard|expedited|express|the|your)\s+shipping\s+(?:on\s+(?:it|this|that|your order|bk-\d+)\s+)?"
+    r"(?:was|were|has been)\s+(?:already\s+)?(?:free|waived|included|applied|upgraded)\b"
+    r"|\byour\s+(?:standard\s+|expedited\s+|express\s+)?shipping\s+is\s+(?:already\s+)?(?:free|waived|upgraded)\b"
+    r"|\b(?:return|returning)\s+shipping\s+(?:is|was|will be)\s+free\s+(?:for\s+you|since|because|as)\b"
+    r"|\bas\s+an?\s+(?:\w+\s+)?(?:member|customer|subscriber)\b[^.!?]{0,40}\bfree\s+(?:return\s+|expedited\s+)?"
+    r"(?:shipping|returns?)\b"
+    r"|\byou\s+(?:paid|were charged|got charged)\s+(?:\S+\s+){0,3}?(?:for\s+)?(?:the\s+)?(?:standard\s+|expedited\s+|"
+    r"express\s+)?shipping\b"
+    r"|\byou\s+(?:chose|selected|picked|opted for|paid for)\s+(?:free\s+)?(?:standard|expedited|express)\s+shipping\b"
+    r"|\b(?:was|were|has been|is)\s+(?:now\s+)?(?:upgraded|switched|moved)\s+to\s+(?:free\s+)?(?:expedited|express)\b"
+    rf"|\b(?:{_SHIPPING_COST})\b[^.!?]{{0,40}}?\b(?:{_PAID})\b|\b(?:{_PAID})\b[^.!?]{{0,40}}?\b(?:{_SHIPPING_COST})\b"
+)
+# Items said to be back with the store already, or sent back by the assistant itself.
+RETURNED_CLAIM = (
+    r"\b(?:has|have|had|was|were)\s+(?:already\s+)?(?:been\s+)?(?:already\s+)?(?:returned|sent back)\b"
+    rf"|\b{_WE}\s+(?:returned|sent back)\s+(?!to\b)"
+)
 # How many items a commitment is about: "all four books", "both books", "the whole order".
 _COUNT_NUMBER = r"two|three|four|five|six|seven|eight|nine|ten|\d{1,2}"
 _THESE = r"(?:of\s+)?(?:the\s+|your\s+|those\s+|these\s+)?"
@@ -332,6 +368,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         rf"|\b{_WE}\s+(?:sent|emailed|messaged|logged|filed|raised|lodged|opened|placed|made|written|wrote|spoken|spoke|"
         r"talked|been in touch|got in touch|gotten in touch)\b(?:\s+[\w-]+){0,4}?\s+(?:to|with)\s+(?:the|our|your)\s+"
         r"(?:\w+\s+)?(?:carrier|courier|warehouse|post office|ups|usps|fedex|dhl|driver|depot)\b"
+        # the carrier told what to do: "I'll make sure the courier tries again tomorrow"
+        rf"|\b{_WE}\s+(?:make sure|ensure|arrange for|see to it that|get)\s+(?:that\s+)?(?:the|your|our)\s+(?:\w+\s+)?"
+        r"(?:courier|carrier|driver|delivery person|postman|mail carrier)\b"
         r"|\border\b(?:\s+\w+){0,2}?\s+(?:has|have)\s+been\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
         r"|\b(?:order|bk-\d+)\b(?:\s+\w+){0,2}?\s+(?:was|is now|got)\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
     ),
@@ -399,6 +438,27 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         # a refund "put through" already: done, whatever condition the sentence adds
         r"|\b(?:put|pushed)\s+(?:it|this|that|the\s+refund|your\s+refund)\s+through\b(?!\s+(?:the|your|a|an|our)\b)"
     ),
+    # An email the store sends besides the return label and the reset link: no tool sends a confirmation,
+    # a summary, a receipt or an invoice ("I've also sent a confirmation email with all the order details",
+    # "You'll receive a confirmation email with your RMA number", "Sie erhalten in Kürze eine Bestätigung").
+    # The customer's own confirmation email ("check your confirmation email") is none.
+    "store_email": (
+        rf"\b{_WE}\s+(?:sent|send|emailed|email|e-mailed|forwarded|forward|resent|re-sent|mailed|mail)\s+"
+        r"(?:you\s+|it\s+)?(?:\S+\s+){0,3}?(?:confirmation|summary|receipt|invoice|recap|transcript|"
+        r"copy of (?:the|your) (?:order|invoice|receipt)|(?:order|shipping) details)\b"
+        r"|\byou(?:'ll|\s+will|\s+should)\s+(?:also\s+|soon\s+|shortly\s+|then\s+)*(?:receive|get)\s+"
+        r"(?:\S+\s+){0,3}?(?:(?:confirmation|summary|receipt|invoice|recap|tracking details)\s+(?:e-?mail|by e-?mail)\b"
+        r"|e-?mail\s+(?:with|containing)\s+(?:\S+\s+){0,3}?(?:confirmation|summary|receipt|invoice|recap|details)\b"
+        r"|e-?mail\s+confirming\b)"
+        r"|\b(?:a|an|the)\s+(?:\S+\s+){0,2}?(?:confirmation|summary|receipt|invoice)(?:\s+e-?mail)?\s+"
+        r"(?:is|'s|has been|was|will be)\s+(?:now\s+|already\s+)?(?:on (?:its|the) way|sent|emailed|coming)\b"
+        r"|\b(?:sie|du)\s+(?:erhalten|erhältst|bekommen|bekommst)\s+(?:\S+\s+){0,3}?(?:bestätigung|"
+        r"zusammenfassung|rechnung|quittung)\w*"
+        r"|\b(?:vous|tu)\s+(?:recevrez|recevras|allez recevoir|vas recevoir)\s+(?:\S+\s+){0,4}?(?:confirmation|"
+        r"récapitulatif|facture|reçu)\b"
+        r"|\brecibir(?:á|ás|án)\s+(?:\S+\s+){0,4}?(?:confirmación|resumen|factura|recibo)\b"
+        r"|\b(?:u|je)\s+(?:ontvangt|krijgt)\s+(?:\S+\s+){0,3}?(?:bevestiging|samenvatting|factuur)\w*"
+    ),
     "have_sent": (
         r"\b(?:i|we)(?:'ll|\s+will)\s+have\s+(?:a|an|the|your|some)\s+[^.!?]{0,40}?\b(?:sent|shipped|mailed|"
         r"emailed|delivered)\s+(?:to\s+you|out|over|your way)\b"
@@ -423,8 +483,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"look into|review|be in touch)\b"
         r"|\b(?:a|the|our)\s+(?:\w+\s+)?(?:manager|supervisor|team lead|specialist|colleague)\s+"
         r"(?:calls|contacts|emails|reaches out to|gets back to|rings)\s+you\b"
-        r"|\bsomeone\s+(?:from\s+(?:our|the)\s+\w+\s+)?will\s+(?:contact|reach out|get back|email|call|follow up|"
-        r"be in touch)\b"
+        r"|\bsomeone\s+(?:from\s+(?:our|the)\s+(?:\w+\s+){1,3}?)?(?:will|'ll|is going to)\s+(?:personally\s+)?"
+        r"(?:contact|reach out|get back|email|call|phone|ring|text|follow up|be in touch)\b"
     ),
 }
 # Any other action the assistant says it did or will do. Its possible actions are closed: it can look
@@ -465,15 +525,16 @@ AGENT_VERBS_BACKED = _word_set(
 # looking up, preparing or talking is an action no tool backs; starting or creating a return is backed
 # when the thread wrote one.
 OTHER_LANGUAGE_ACTION = (
-    # (greedy: the last participle of the clause, "habe … vorbereitet und Ihnen das Etikett geschickt")
-    r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b[^.!?;:]{0,100}\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben)|"
+    # (greedy: the last participle of the clause, "habe … vorbereitet und Ihnen das Etikett geschickt"; an
+    # amount's decimal point is no end of it, "habe Ihre Rückerstattung über $15.00 veranlasst")
+    r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b(?:[^.!?;:]|[.,](?=\d)){0,100}\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben)|"
     r"(?:um|auf|ab|an|aus|ein|zurück|weiter|frei|hoch|nach)ge[a-zäöüß]+(?:t|en)|"
     r"(?:ver|be|er|ent|zer|über)[a-zäöüß]{3,}(?:t|en))\b"
     r"(?=\s*[.!?,;:]|\s+(?:damit|sodass|weil|und|aber)\s|$)"
     r"|\b(?:j'ai|nous avons|je (?:vous|t'|te|lui|leur|l')\s*ai|nous (?:vous|lui|leur|l')\s*avons)\s+"
     r"(?:bien\s+|déjà\s+|aussi\s+)?([a-zàâçéèêëîïôûù]+(?:é|i|u|is|it)e?s?)\b"
     r"|\b(?:ya\s+)?(?:he|hemos)\s+(?:ya\s+)?([a-záéíóúñ]+(?:ado|ido))\b"
-    r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b[^.!?;:]{0,60}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-zäëïöü]+(?:d|t|en))\b"
+    r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b(?:[^.!?;:]|[.,](?=\d)){0,60}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-zäëïöü]+(?:d|t|en))\b"
     r"(?=\s*[.!?,;:]|\s+(?:naar|voor|aan|met|op|zodat|omdat|want|en|maar)\s|$)"
 )
 OTHER_LANGUAGE_VERBS_BACKED = _word_set(
@@ -742,6 +803,13 @@ OTHER_LANGUAGE_NUMBER_WORDS = {
     **dict.fromkeys(("neunzig", "quatre-vingt-dix", "noventa", "negentig"), 90),
 }
 _NUMBER = r"(\d{1,3}|" + "|".join(sorted({*NUMBER_WORDS, *OTHER_LANGUAGE_NUMBER_WORDS}, key=len, reverse=True)) + r")"
+# A number of books, in the five languages: "four books", "all three of your Hilary Mantel books", "vier Bücher"
+# (between the number and the noun only capitalised words, a name: "30 dagen om boeken" counts days).
+COUNTED_ITEMS = (
+    rf"(?<![\d.,$€])\b{_NUMBER}\s+(?:of\s+(?:the|your|these|those)\s+)?(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?(?:books|items|titles|novels|copies|"
+    r"volumes|bücher|artikel|titel|exemplare|livres|articles|titres|exemplaires|libros|artículos|títulos|ejemplares|"
+    r"boeken|artikelen|titels|exemplaren)\b"
+)
 # Units of time in the five languages, by the unit they mean. "Werktage", "jours ouvrables",
 # "días hábiles" and "werkdagen" are business days in one word or with the word after.
 DURATION_UNITS: dict[str, str] = {

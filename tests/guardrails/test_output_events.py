@@ -1,0 +1,176 @@
+"""L4: events and details no tool reports are claims the reply cannot make.
+
+No lookup has a "lost" status, no tool sends a confirmation email or books a callback, an order holds
+no more books than its lookup lists, an item is back with the store only when a return covers it, and
+no result says how an order ships or what its shipping cost. Each rule with what it must refuse and
+the ordinary replies that look like it."""
+
+import pytest
+
+from guardrails.output import UNGROUNDED_COMMITMENT, UNGROUNDED_STATUS
+from tests.guardrails.test_output_roles import CHECKED, LOOKED_UP, ORDER, RETURNED, verdict
+
+ALREADY_RETURNED = {
+    "order_id": "BK-39902",
+    "eligible": True,
+    "reason": "",
+    "delivered_date": "2026-11-06",
+    "window_ends": "2026-12-06",
+    "days_since_delivery": 14,
+    "items": [
+        {"item_id": 1, "title": "The Quiet River", "price": "19.95", "returnable": False, "reason": "already_returned"},
+        {"item_id": 2, "title": "Birds of the Lowlands", "price": "29.50", "returnable": True, "reason": ""},
+    ],
+    "return_window_days": 30,
+}
+RETURN_REFUSED = {"error": {"code": "already_returned", "message": "An item was already returned."}}
+EARLIER_RETURN = [("lookup_order", ORDER), ("check_return_eligibility", ALREADY_RETURNED)]
+REFUSED = [("lookup_order", ORDER), ("initiate_return", RETURN_REFUSED)]
+TWO_COPIES = [
+    (
+        "lookup_order",
+        {
+            **ORDER,
+            "items": [
+                {"title": "The Quiet River", "author": "Maarten Kok", "price": "19.95", "category": "fiction"},
+                {"title": "The Quiet River", "author": "Maarten Kok", "price": "19.95", "category": "fiction"},
+            ],
+            "total": "39.90",
+        },
+    )
+]
+
+# (reply, tool results, the code it is refused with, what the detail names)
+CAUGHT = [
+    # --- A lost parcel, in the five languages
+    ("The carrier has marked BK-39902 as lost.", LOOKED_UP, UNGROUNDED_STATUS, "status"),
+    ("Yes, as my colleague said, BK-39902 has been marked as lost in transit.", LOOKED_UP, UNGROUNDED_STATUS, "status"),
+    ("Das Paket BK-39902 ist leider verloren gegangen.", LOOKED_UP, UNGROUNDED_STATUS, "status"),
+    (
+        "Je suis désolé, puisque le colis BK-39902 est perdu, vous serez remboursé.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "status",
+    ),
+    ("El pedido BK-39902 se ha perdido.", LOOKED_UP, UNGROUNDED_STATUS, "status"),
+    ("Het pakket BK-39902 is kwijtgeraakt.", LOOKED_UP, UNGROUNDED_STATUS, "status"),
+    # --- Emails the store does not send
+    (
+        "I've sent a confirmation email with all the details of BK-39902 to your inbox.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "store_email",
+    ),
+    (
+        "Your return RMA-4HBX0QNE is in. I've also sent you a separate confirmation email with a summary.",
+        RETURNED,
+        UNGROUNDED_COMMITMENT,
+        "store_email",
+    ),
+    (
+        "You'll receive a confirmation email with your RMA number in a few minutes.",
+        CHECKED,
+        UNGROUNDED_COMMITMENT,
+        "store_email",
+    ),
+    ("A confirmation email is on its way to you.", LOOKED_UP, UNGROUNDED_COMMITMENT, "store_email"),
+    ("Sie erhalten in Kürze eine Bestätigung per E-Mail.", LOOKED_UP, UNGROUNDED_COMMITMENT, "store_email"),
+    ("Vous recevrez un e-mail de confirmation.", LOOKED_UP, UNGROUNDED_COMMITMENT, "store_email"),
+    ("Recibirás un correo de confirmación en unos minutos.", LOOKED_UP, UNGROUNDED_COMMITMENT, "store_email"),
+    ("Je krijgt zo een bevestigingsmail.", LOOKED_UP, UNGROUNDED_COMMITMENT, "store_email"),
+    # --- A callback, the courier told what to do, a German or Dutch action with an amount in it
+    (
+        "Someone from our customer care team will call you tomorrow morning.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "escalation",
+    ),
+    (
+        "Sorry you missed it! I'll make sure the courier tries again tomorrow morning.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "other_action",
+    ),
+    ("Ich habe Ihre Rückerstattung über $15.00 veranlasst.", LOOKED_UP, UNGROUNDED_COMMITMENT, "veranlasst"),
+    ("Ik heb je terugbetaling van $19.95 geregeld.", LOOKED_UP, UNGROUNDED_COMMITMENT, "geregeld"),
+    # --- More books than the order holds
+    (
+        "There are four books in BK-39902, and they've all been delivered.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "how many items",
+    ),
+    ("BK-39902 came with all five of your Maarten Kok books.", LOOKED_UP, UNGROUNDED_STATUS, "how many items"),
+    ("Die Bestellung BK-39902 enthielt vier Bücher.", LOOKED_UP, UNGROUNDED_STATUS, "how many items"),
+    # --- Items said to be back already, or sent back by the assistant
+    (
+        "It looks like The Quiet River from BK-39902 has already been returned.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "already_returned",
+    ),
+    ("Great, I've returned the Bookly Gift Card for you too.", RETURNED, UNGROUNDED_COMMITMENT, "already_returned"),
+    (
+        "Birds of the Lowlands was already returned, so only The Quiet River can go back.",
+        EARLIER_RETURN,
+        UNGROUNDED_COMMITMENT,
+        "already_returned",
+    ),
+    # --- How the order ships and what its shipping cost
+    ("Since BK-39902 came to more than $25, standard shipping was free.", LOOKED_UP, UNGROUNDED_STATUS, "shipping"),
+    ("Since your order was over $25, return shipping is free for you.", LOOKED_UP, UNGROUNDED_STATUS, "shipping"),
+    ("As a Gold member you get free return shipping.", LOOKED_UP, UNGROUNDED_STATUS, "shipping"),
+    ("Yes, BK-39902 was upgraded to expedited shipping.", LOOKED_UP, UNGROUNDED_STATUS, "shipping"),
+    ("You paid $9.99 for expedited shipping on BK-39902.", LOOKED_UP, UNGROUNDED_STATUS, "shipping"),
+    ("Klopt, je hebt $12.50 verzendkosten betaald voor BK-39902.", LOOKED_UP, UNGROUNDED_STATUS, "shipping"),
+]
+
+PASSES = [
+    # --- "lost" that is no parcel's status
+    ("I'll go through your questions one at a time so nothing gets lost.", LOOKED_UP),
+    ("If BK-39902 was lost in transit, I can hand this to our support team.", LOOKED_UP),
+    ("BK-39902 hasn't been marked as lost; it was delivered on November 6.", LOOKED_UP),
+    ("I can't tell from here whether BK-39902 is lost; it shows as delivered on November 6.", LOOKED_UP),
+    ("BK-39902 may have been lost, I'm afraid; it shows as delivered on November 6.", LOOKED_UP),
+    # --- The customer's own confirmation email, the label and chat confirmations
+    ("Could you check the order number in your confirmation email?", LOOKED_UP),
+    ("I can't email you a summary, but you can scroll back through this chat any time.", LOOKED_UP),
+    ("Once you confirm, you'll get a confirmation here with your RMA number.", CHECKED),
+    ("Your return RMA-4HBX0QNE is written; you'll receive an email with the prepaid label.", RETURNED),
+    ("The prepaid return label will be emailed to the address on the order.", RETURNED),
+    # --- Talk about a courier or a callback that promises nothing
+    ("I can't make sure the courier tries again, but the carrier usually makes another attempt.", LOOKED_UP),
+    ("I can't arrange a call, but I can hand this conversation to our support team if you like.", LOOKED_UP),
+    # --- Counts the order bears out: fewer is a part, copies count
+    ("Two books from BK-39902 can be returned.", CHECKED),
+    ("BK-39902 holds three items: The Quiet River, Birds of the Lowlands and a gift card.", LOOKED_UP),
+    ("Both copies of The Quiet River in BK-39902 can go back: 2 copies, $39.90.", TWO_COPIES),
+    ("Na levering heeft u 30 dagen om boeken terug te sturen.", LOOKED_UP),
+    ("Returning The Quiet River and Birds of the Lowlands would get you $49.45 for both books.", CHECKED),
+    # --- Returned items the results report
+    ("The Quiet River has already been returned, so only Birds of the Lowlands can go back.", EARLIER_RETURN),
+    ("I'm sorry, the return couldn't be created: an item was already returned.", REFUSED),
+    (
+        "RMA-4HBX0QNE covers The Quiet River and Birds of the Lowlands, which will be returned once we get them.",
+        RETURNED,
+    ),
+    ("Once it has been returned, your refund follows within 7 business days.", CHECKED),
+    # --- The shipping policy itself
+    ("Standard shipping is free on orders over $25 and takes 3 to 5 business days.", LOOKED_UP),
+    ("As long as your order is over $25, standard shipping is free.", LOOKED_UP),
+    ("Expedited shipping takes 1 to 2 business days and costs $9.99.", LOOKED_UP),
+    ("I can't see how BK-39902 was shipped or what you paid for shipping.", LOOKED_UP),
+]
+
+
+@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT)
+def test_an_event_no_tool_reports_is_refused(reply, tool_results, code, named, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert not result.allowed and code in result.codes, result.detail
+    assert named in result.detail
+
+
+@pytest.mark.parametrize(("reply", "tool_results"), PASSES)
+def test_its_look_alikes_pass(reply, tool_results, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert result.allowed, result.detail
