@@ -127,6 +127,8 @@ class Grounding:
     item_counts: frozenset[tuple[str, int]] = frozenset()  # (order id, how many items a result listed, copies too)
     returned_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) returned before
     error_codes: frozenset[str] = frozenset()  # the codes of the thread's failed tool calls
+    open_windows: frozenset[str] = frozenset()  # orders an eligibility check found with the window open on `today`
+    tracked_orders: frozenset[str] = frozenset()  # orders a result gave a tracking number
 
     @cached_property
     def nameable_titles(self) -> tuple[str, ...]:
@@ -265,6 +267,8 @@ class _Facts:
     item_counts: set[tuple[str, int]] = field(default_factory=set)
     returned_items: set[tuple[str, str]] = field(default_factory=set)
     error_codes: set[str] = field(default_factory=set)
+    open_windows: set[str] = field(default_factory=set)
+    tracked_orders: set[str] = field(default_factory=set)
 
 
 def _money(value: object) -> Decimal | None:
@@ -385,7 +389,14 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
     facts.order_dates |= {
         placed for order in orders if isinstance(order, dict) and (placed := _date(order.get("order_date")))
     }
+    for order in orders:
+        if isinstance(order, dict) and order.get("tracking_number") and _order_id_of(order):
+            facts.tracked_orders.add(_order_id_of(order))
     delivered = _date(result.get("delivered_date"))
+    # The eligibility check's window is the one that counts (a lookup's delivery date is only its start).
+    window_ends = _date(result.get("window_ends")) if name == "check_return_eligibility" else None
+    if window_ends is not None and window_ends >= today and _order_id_of(result):
+        facts.open_windows.add(_order_id_of(result))
     if delivered is not None:
         facts.delivered_dates.add(delivered)
         if name == "check_return_eligibility" and _order_id_of(result):
@@ -869,7 +880,9 @@ _TIMED_BY_RECEIPT = re.compile(
 )
 _BOOK_WORD = re.compile(r"\b(?:libros?|livres?|buch|bücher|boek(?:en)?|books?|roman|novela|novel)\b", re.IGNORECASE)
 _ORDINAL = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
-_WINDOW_CLOSED = re.compile(r"\b(?:window|deadline)\b[^.!?]{0,40}\b(?:closed|ended|expired|ran out)\b", re.IGNORECASE)
+_WINDOW_CLOSED = re.compile(patterns.WINDOW_CLOSED, re.IGNORECASE)
+_NO_TRACKING = re.compile(patterns.NO_TRACKING, re.IGNORECASE)
+_GENERIC_CARD_REFUND = re.compile(patterns.GENERIC_CARD_REFUND, re.IGNORECASE)
 # Figures that state no fact: an amount in a hypothetical ("a $20 order wouldn't qualify") and an example
 # address ("a full address like name@example.com").
 _NOT_A_FACT = re.compile(patterns.HYPOTHETICAL_AMOUNT + "|" + patterns.PLACEHOLDER_EMAIL, re.IGNORECASE)
@@ -906,6 +919,8 @@ _AUTHOR_AFTER_TITLE = r"(?:by|von|van|door)"  # "Piranesi by Susanna Clarke"
 _BY_AUTHOR = re.compile(rf"\s+{_AUTHOR_AFTER_TITLE}\s+(?![$€\d])((?:\b\w\.\s+|[^,.;:!?()]){{2,60}})", re.IGNORECASE)
 # A listed title followed by nothing but its (masked) author is still a list entry (Spanish "Aura de Carlos Fuentes").
 _BY_AUTHOR_ONLY = re.compile(rf"\s*(?:(?:{_AUTHOR_AFTER_TITLE}|de)\s*\x00)?\s*[.!?]?\s*")
+# An entry's masked author at its end: "The Nightingale by <author>." is looked up as "The Nightingale".
+_BY_AUTHOR_TAIL = re.compile(rf"\s+(?:{_AUTHOR_AFTER_TITLE}|de)\s*\x00\s*[.!?]?\s*$")
 _HEARSAY = re.compile(
     r"\b(?:to hear|you (?:say|said|mention\w*|describe\w*|report\w*|think|believe)|if|whether|sounds like|seems)\b",
     re.IGNORECASE,
@@ -1079,6 +1094,27 @@ def _item_count_wrong(sentence: str, named: set[str], grounding: Grounding) -> b
     return bool(held) and (_number(number) if number else 2) != len(held)
 
 
+def _order_shipping_claimed(sentence: str) -> bool:
+    """How one order ships or what its shipping cost, asserted in its own clause ("BK-60982 was upgraded to
+    expedited shipping, so it'll go out faster once it's processed": the condition is the next clause's)."""
+    match = _ORDER_SHIPPING.search(sentence)
+    if match is None:
+        return False
+    clause = _match_clause(sentence, match)
+    match = _ORDER_SHIPPING.search(clause)
+    return match is not None and _asserted(clause, match)
+
+
+def _window_said_closed(sentence: str) -> bool:
+    """The return window said to be over, also as the reason of a refusal ("can't be returned because its
+    30-day window has closed"); not when negated ("hasn't closed"), asked or a condition."""
+    match = _WINDOW_CLOSED.search(sentence)
+    if match is None or sentence.rstrip().endswith("?") or _NEGATION.search(match.group()):
+        return False
+    lead = _REASON.split(_CLAUSE_BREAK.split(sentence[: match.start()])[-1])[-1]
+    return not _CONDITION.search(lead) and not _NEGATION.search(lead)
+
+
 def _more_items_than_held(sentence: str, named: set[str], grounding: Grounding) -> bool:
     """A number of books said of one order that is more than it holds: "There are four books in BK-15209".
 
@@ -1131,9 +1167,14 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("items the order does not hold")
         if _item_count_wrong(sentence, named, grounding) or _more_items_than_held(sentence, named, grounding):
             problems.append("how many items the order holds")
-        shipping = _ORDER_SHIPPING.search(sentence)
-        if shipping is not None and _asserted(sentence, shipping):
+        if _order_shipping_claimed(sentence):
             problems.append("how the order ships or what its shipping cost")
+        order = _order_in_question(named, grounding)
+        if order in grounding.open_windows and _window_said_closed(sentence):
+            problems.append("return window closed")
+        untracked = _NO_TRACKING.search(sentence)
+        if untracked is not None and order in grounding.tracked_orders and not sentence.rstrip().endswith("?"):
+            problems.append("no tracking number")
         money = _money_matches(sentence)  # read once for the order's total and the amounts' roles
         if _total_wrong(sentence, money, grounding):
             problems.append("order total")
@@ -1300,6 +1341,7 @@ def _unknown_listed_titles(sentence: str, named: set[str], grounding: Grounding)
             if _BY_AUTHOR_ONLY.fullmatch(text[1:]):
                 continue
             break  # "Coraline was delivered on October 31, Halloween itself": a sentence, not a list
+        text = _BY_AUTHOR_TAIL.sub("", text)
         written = _recase(text, sentence)
         words = written.split()
         if not words or not words[0][:1].isupper() or _ORDER_ID.match(written) or any(c.isdigit() for c in written):
@@ -1674,6 +1716,9 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
         )
         # the refund methods the tools gave ("Visa ending 1460", "PayPal"), not the policy's wording
         methods = [_one_brand_name(method) for method in grounding.refund_methods if method != REFUND_METHOD.lower()]
+        # "refunded to the credit card you paid with" when the refund goes to PayPal
+        if methods and not any(_CARD_BRAND.search(method) or "card" in method for method in methods):
+            count += sum(1 for match in _GENERIC_CARD_REFUND.finditer(sentence) if _conditional(sentence, match))
         for match in _CARD_BRAND.finditer(sentence) if methods else ():
             # "your Mastercard ending 1881" when the refund goes to a Visa ending 1881
             if not any(_one_brand_name(match.group()) in method for method in methods):

@@ -552,6 +552,8 @@ OTHER_LANGUAGE_RETURN_STARTED = _word_set(
 # An order's contents listed after a verb of holding or a colon: "BK-40317 had three books: A, B and C",
 # "BK-62077 contains A and B", "Everything is returnable until June 9: A, B and C".
 CONTENTS_LEAD = (
+    # what a parcel went out or arrived with: "BK-14607 has shipped with The Women and The Nightingale"
+    r"\b(?:(?:has|have|had)\s+)?(?:shipped|arrived|been delivered|came|went out|was sent|were sent)\s+with\b|"
     r"\b(?:had|has|have|holds?|held|contains?|contained|includes?|included|including|consists? of|consisted of|"
     r"comprises?|comprised|enthält|enthielt|umfasst|umfasste|bestand aus|besteht aus|contient|contenait|comprend|"
     r"comprenait|contiene|contenía|incluye|incluía|bevat|bevatte|bestaat uit|bestond uit)\b|:"
@@ -1028,6 +1030,32 @@ NOT_RETURNABLE = (
     r"\b(?:non-?returnable|final sale|except\w*|excluding|other than|apart from|nothing|none|neither|nor)\b"
 )
 
+# A refund sent to a card, no brand named: wrong when every method the tools gave is no card (PayPal).
+GENERIC_CARD_REFUND = (
+    r"\b(?:refund\w*|credit(?:ed)?|paid back|money back|reimburs\w*|(?:rück)?erstatt\w*|rembours\w*|reembols\w*|"
+    r"terugbetal\w*|teruggestort)\b[^?!]{0,50}?\b(?:(?:credit|debit|bank)\s+card|kreditkarte|bankkarte|"
+    r"carte (?:bancaire|de crédit)|tarjeta(?: de crédito| de débito)?|creditcard|bankpas|pinpas)\b"
+)
+# The return window said to be over, in the five languages.
+WINDOW_CLOSED = (
+    r"\b(?:window|deadline)\b[^.!?]{0,40}\b(?:closed|ended|expired|ran out|passed)\b"
+    r"|\b(?:rückgabefrist|frist|rückgabezeitraum)\b[^.!?]{0,40}\b(?:abgelaufen|vorbei|verstrichen|überschritten)\b"
+    r"|\bdélai\b[^.!?]{0,40}\b(?:expiré|dépassé|écoulé|terminé|passé)\b"
+    r"|\bplazo\b[^.!?]{0,40}\b(?:vencido|venció|terminado|terminó|expirado|expiró|pasado|cerrado)\b"
+    r"|\b(?:retourtermijn|termijn|retourperiode)\b[^.!?]{0,40}\b(?:verlopen|voorbij|verstreken|afgelopen)\b"
+)
+# An order said to have no tracking number (yet), in the five languages.
+NO_TRACKING = (
+    r"\b(?:it|bk-\d+|order|parcel|package|shipment)\s+(?:\w+\s+)?(?:doesn't|does not|has not|hasn't|did not|didn't)\s+"
+    r"(?:yet\s+)?(?:have|got|get|been given|been assigned)\s+(?:a\s+|any\s+)?tracking\b"
+    r"|\b(?:it|bk-\d+|order|parcel|package|shipment)\s+(?:\w+\s+)?has\s+no\s+tracking\b"
+    r"|\bno\s+tracking\s+(?:number|info\w*|link|code)\s+(?:yet|for\s+(?:it|this|that|bk-\d+|your order|the order))\b"
+    r"|\bthere(?:'s| is)\s+no\s+tracking\s+(?:number|info\w*|link|code)\b(?!\s+(?:beyond|other than|besides|apart))"
+    r"|\bnoch\s+keine\s+(?:sendungsnummer|sendungsverfolgung|trackingnummer|tracking-nummer)\b"
+    r"|\b(?:pas encore|toujours pas|aucun)\s+(?:de\s+)?numéro de suivi\b"
+    r"|\b(?:todavía|aún)\s+no\s+(?:tiene|hay)\s+(?:un\s+)?número de seguimiento\b"
+    r"|\bnog\s+geen\s+(?:trackingnummer|track-and-tracecode|track\s*&\s*trace(?:code)?)\b"
+)
 REFUND_METHOD_CLAIM = (
     r"\b(?:(?:rück)?erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*)\b[^?!]{0,50}?\b(gutschrift|guthaben|"
     r"bookly-konto|avoir|bon d'achat|crédit (?:bookly|en magasin)|saldo|crédito (?:en (?:la )?tienda|bookly)|vale|"

@@ -7,8 +7,8 @@ the ordinary replies that look like it."""
 
 import pytest
 
-from guardrails.output import UNGROUNDED_COMMITMENT, UNGROUNDED_STATUS
-from tests.guardrails.test_output_roles import CHECKED, LOOKED_UP, ORDER, RETURNED, verdict
+from guardrails.output import UNGROUNDED_COMMITMENT, UNGROUNDED_REFUND_METHOD, UNGROUNDED_STATUS
+from tests.guardrails.test_output_roles import CHECKED, LOOKED_UP, ORDER, OUTSIDE_WINDOW, RETURNED, verdict
 
 ALREADY_RETURNED = {
     "order_id": "BK-39902",
@@ -26,6 +26,20 @@ ALREADY_RETURNED = {
 RETURN_REFUSED = {"error": {"code": "already_returned", "message": "An item was already returned."}}
 EARLIER_RETURN = [("lookup_order", ORDER), ("check_return_eligibility", ALREADY_RETURNED)]
 REFUSED = [("lookup_order", ORDER), ("initiate_return", RETURN_REFUSED)]
+PAYPAL_PENDING = {
+    "effect": {
+        "order_id": "BK-39902",
+        "item_ids": [1],
+        "titles": ["The Quiet River"],
+        "unmatched_titles": [],
+        "refund_amount": "19.95",
+        "refund_method": "PayPal",
+        "reason": "duplicate",
+    },
+    "fingerprint": "0" * 64,
+}
+PAID_WITH_PAYPAL = [("lookup_order", ORDER), ("initiate_return", PAYPAL_PENDING)]
+UNTRACKED = [("lookup_order", {**ORDER, "status": "shipped", "delivered_date": None, "tracking_number": None})]
 TWO_COPIES = [
     (
         "lookup_order",
@@ -123,6 +137,38 @@ CAUGHT = [
     ("Yes, BK-39902 was upgraded to expedited shipping.", LOOKED_UP, UNGROUNDED_STATUS, "shipping"),
     ("You paid $9.99 for expedited shipping on BK-39902.", LOOKED_UP, UNGROUNDED_STATUS, "shipping"),
     ("Klopt, je hebt $12.50 verzendkosten betaald voor BK-39902.", LOOKED_UP, UNGROUNDED_STATUS, "shipping"),
+    (
+        "Yes, BK-39902 was upgraded to expedited shipping, so it'll go out faster once it's processed.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "shipping",
+    ),
+    # --- No tracking number, when the lookup gave one
+    ("BK-39902 has shipped, but it doesn't have a tracking number yet.", LOOKED_UP, UNGROUNDED_STATUS, "tracking"),
+    ("There's no tracking number for BK-39902 yet, sorry.", LOOKED_UP, UNGROUNDED_STATUS, "tracking"),
+    ("Für BK-39902 gibt es noch keine Sendungsnummer.", LOOKED_UP, UNGROUNDED_STATUS, "tracking"),
+    # --- The window said closed while it is open
+    (
+        "I'm sorry, BK-39902 can't be returned because its 30-day return window has already closed.",
+        CHECKED,
+        UNGROUNDED_STATUS,
+        "return window closed",
+    ),
+    ("Leider ist die Rückgabefrist für BK-39902 abgelaufen.", CHECKED, UNGROUNDED_STATUS, "return window closed"),
+    # --- A card when the refund goes to PayPal
+    (
+        "Once you confirm, the $19.95 will be refunded to the credit card you paid with.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_REFUND_METHOD,
+        "refund_method",
+    ),
+    # --- A title the order does not hold, beside one it does, after "shipped with"
+    (
+        "BK-39902 has shipped with The Quiet River and The Nightingale by Maarten Kok.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "items the order does not hold",
+    ),
 ]
 
 PASSES = [
@@ -160,6 +206,22 @@ PASSES = [
     ("As long as your order is over $25, standard shipping is free.", LOOKED_UP),
     ("Expedited shipping takes 1 to 2 business days and costs $9.99.", LOOKED_UP),
     ("I can't see how BK-39902 was shipped or what you paid for shipping.", LOOKED_UP),
+    # --- Tracking: none given, or the number itself
+    ("BK-39902 has shipped, but it doesn't have a tracking number yet.", UNTRACKED),
+    ("There's no tracking number beyond 1Z84F2A10398809917 that I can see, sorry.", LOOKED_UP),
+    ("Does it have a tracking number yet?", LOOKED_UP),
+    # --- A window that did close, or one that has not
+    (
+        "BK-39902's return window has closed, so it can't be returned anymore.",
+        [("check_return_eligibility", OUTSIDE_WINDOW)],
+    ),
+    ("The return window for BK-39902 hasn't closed yet: you have until December 6.", LOOKED_UP),
+    ("If the return window has closed, I can't start a return.", LOOKED_UP),
+    # --- A card the refund does go to, PayPal when it goes there
+    ("Once you confirm, the $19.95 goes back to your PayPal account.", PAID_WITH_PAYPAL),
+    ("$49.45 goes back to the card you paid with, your Visa ending 1460.", RETURNED),
+    # --- What the parcel shipped with, by its own titles and author
+    ("BK-39902 has shipped with The Quiet River by Maarten Kok and Birds of the Lowlands.", LOOKED_UP),
 ]
 
 
