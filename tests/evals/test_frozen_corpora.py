@@ -65,6 +65,7 @@ PINNED_SHA256 = {
     "l4_test27.jsonl": "2697e5d19affd28d73c2e19ab7723b01f52d0299c4f7dafb6b9b3104c11ea091",
     "l4_test28.jsonl": "9c9482db74bb9c1764c8c40e86813db3ddf7213d4fb42306b1ab265361043584",
     "l4_test29.jsonl": "6afdd266b201be978bd0ce1ad5046fca69ceb4fd79019a5a4f7c8bb2807be922",
+    "l4_test30.jsonl": "b6777f00f64226e9be07884c4f3b886e7eed2e3535b6ef1310d04394babb7585",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -118,12 +119,13 @@ MINIMUM = {
     "l4_test27.jsonl": {"pass": 190, "block": 130},
     "l4_test28.jsonl": {"pass": 190, "block": 130},
     "l4_test29.jsonl": {"pass": 190, "block": 130},
+    "l4_test30.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
 # l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i-, l4h-, l4g-,
 # l4f-, l4e-, l4d-, l4c-, l4b-, l4a- (third to twenty-sixth L4 parts), then four letters: l4za-, l4zb-, l4zc-
-# (twenty-seventh to twenty-ninth).
+# and l4zd- (twenty-seventh to thirtieth).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",
@@ -170,6 +172,7 @@ ID_PREFIX = {
     "l4_test27.jsonl": "l4za",
     "l4_test28.jsonl": "l4zb",
     "l4_test29.jsonl": "l4zc",
+    "l4_test30.jsonl": "l4zd",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
