@@ -79,7 +79,7 @@ LEAK_WORDS = 8  # consecutive prompt words that make a leak
 FOREIGN_SENTENCES = "sentences about another subject"  # the off-topic sign of counted foreign words
 FIGURES_PER_SENTENCE_MAX = 30  # amounts and durations in one sentence of a reply
 # Commitment classes that are promises even when made on a condition ("once it ships, I'll email you").
-PROMISES = frozenset({"follow_up", "have_sent", "guarantee", "pickup", "store_email"})
+PROMISES = frozenset({"follow_up", "have_sent", "guarantee", "pickup", "store_email", "order_change"})
 SUBSET_SUM_MAX_ITEMS = 12  # an order with more items grounds its total and prices, not every subset sum
 
 
@@ -123,6 +123,7 @@ class Grounding:
     refund_amounts: frozenset[Decimal] = frozenset()  # what a prepared or written return refunds
     item_authors: frozenset[tuple[str, str]] = frozenset()  # (casefolded title, casefolded author)
     order_counts: frozenset[int] = frozenset()  # how many orders each complete order list held
+    partial_order_lists: frozenset[int] = frozenset()  # how many orders each truncated list showed (of more)
     gift_cards: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title): items that are no book
     item_counts: frozenset[tuple[str, int]] = frozenset()  # (order id, how many items a result listed, copies too)
     returned_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) returned before
@@ -263,6 +264,7 @@ class _Facts:
     refund_amounts: set[Decimal] = field(default_factory=set)
     item_authors: set[tuple[str, str]] = field(default_factory=set)
     order_counts: set[int] = field(default_factory=set)
+    partial_order_lists: set[int] = field(default_factory=set)
     gift_cards: set[tuple[str, str]] = field(default_factory=set)
     item_counts: set[tuple[str, int]] = field(default_factory=set)
     returned_items: set[tuple[str, str]] = field(default_factory=set)
@@ -384,8 +386,11 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
     for order in orders:
         if isinstance(order, dict) and isinstance(order.get("status"), str) and _order_id_of(order):
             facts.statuses.add((_order_id_of(order), order["status"].strip().lower()))
-    if name == "list_customer_orders" and isinstance(result.get("orders"), list) and result.get("truncated") is False:
-        facts.order_counts.add(len(result["orders"]))
+    if name == "list_customer_orders" and isinstance(result.get("orders"), list):
+        if result.get("truncated") is False:
+            facts.order_counts.add(len(result["orders"]))
+        else:
+            facts.partial_order_lists.add(len(result["orders"]))
     facts.order_dates |= {
         placed for order in orders if isinstance(order, dict) and (placed := _date(order.get("order_date")))
     }
@@ -472,7 +477,7 @@ _YEAR = r"(?:,?[^\S\n]+(?:de\s+)?(?P<year>\d{4})(?!\d))?"
 _MONTH_DAY = re.compile(rf"\b{_MONTH}[^\S\n]+{_DAY}{_YEAR}", re.IGNORECASE)
 # "7 November", "7th of November", and the other languages' "7. November", "7 de noviembre".
 _DAY_MONTH = re.compile(rf"\b{_DAY}\.?[^\S\n]+(?:of\s+|de\s+)?{_MONTH}(?![a-zà-ÿ]){_YEAR}", re.IGNORECASE)
-_DAY_ONLY = re.compile(r"\b(?:on|by|until|till|before|after|since|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_DAY_ONLY = re.compile(patterns.DAY_ONLY, re.IGNORECASE)
 _RMA = re.compile(r"\bRMA-?(?=[A-Z0-9]{6,12}\b)[A-Z0-9]*\d[A-Z0-9]*\b")
 # An amount of money: (pattern, decimal mark). Earlier patterns win where two overlap, so "59,94 $" is one
 # amount, not 59 and 94. German, French, Spanish and Dutch write "59,94 €" and "1.234,50 $".
@@ -601,7 +606,7 @@ def _date_matches(text: str) -> list[tuple[re.Match, object]]:
             found.append((match, readings or INVALID_DATE))
     for match in _DAY_ONLY.finditer(text):
         if free(match):
-            day = int(match.group(1))
+            day = int(next(group for group in match.groups() if group))
             found.append((match, DayOnly(day) if 1 <= day <= 31 else INVALID_DATE))
     return found
 
@@ -882,6 +887,7 @@ _BOOK_WORD = re.compile(r"\b(?:libros?|livres?|buch|bücher|boek(?:en)?|books?|r
 _ORDINAL = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
 _WINDOW_CLOSED = re.compile(patterns.WINDOW_CLOSED, re.IGNORECASE)
 _NO_TRACKING = re.compile(patterns.NO_TRACKING, re.IGNORECASE)
+_PHONE_NUMBER = re.compile(patterns.PHONE_NUMBER)
 _GENERIC_CARD_REFUND = re.compile(patterns.GENERIC_CARD_REFUND, re.IGNORECASE)
 # Figures that state no fact: an amount in a hypothetical ("a $20 order wouldn't qualify") and an example
 # address ("a full address like name@example.com").
@@ -957,6 +963,8 @@ _FOREIGN_CLAUSE = re.compile(r"[,;:]")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
 _INITIAL = re.compile(r"(?<=\s)([A-Z])\.(?=\s+[A-Z][a-z])")
 _ORDINAL_DAY = re.compile(rf"\b(\d{{1,2}})\.(?=\s+{_MONTH})", re.IGNORECASE)
+# A German day without its month before a lowercase word: "ist am 12. angekommen" goes on after the dot.
+_GERMAN_DAY = re.compile(r"\b((?:am|vom|zum|dem)\s+\d{1,2})\.(?=\s+[a-zäöüß])")
 _CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|so)\b", re.IGNORECASE)
 _REASON = re.compile(r"\b(?:since|because|weil|puisque|parce que|car|porque|ya que|omdat|aangezien)\b", re.IGNORECASE)
 
@@ -966,6 +974,7 @@ def _sentences(text: str) -> list[str]:
     # or Dutch day ("am 4. Dezember").
     # Nor an initial inside a name ("Irma S. Rombauer").
     protected = _ORDINAL_DAY.sub("\\1\u2024", re.sub(r"(\d)\.(\d)", "\\1\u2024\\2", text))
+    protected = _GERMAN_DAY.sub("\\1\u2024", protected)
     protected = _INITIAL.sub("\\1\u2024", protected)
     return [part.replace("\u2024", ".").strip() for part in _SENTENCE.findall(protected) if part.strip()]
 
@@ -1105,6 +1114,17 @@ def _order_shipping_claimed(sentence: str) -> bool:
     return match is not None and _asserted(clause, match)
 
 
+def _order_count_wrong(sentence: str, grounding: Grounding) -> bool:
+    """How many orders the customer has, against the complete lists; a truncated list shows some of more,
+    so it grounds what "I can see", never a total ("You have 20 orders in total")."""
+    counted = _ORDER_COUNT.search(sentence)
+    if counted is None or not (grounding.order_counts or grounding.partial_order_lists):
+        return False
+    number = _number(counted.group("n"))
+    seen = re.match(r"i\b", counted.group(), re.IGNORECASE) and not re.search(r"\bin total\b", sentence, re.IGNORECASE)
+    return number not in grounding.order_counts and not (seen and number in grounding.partial_order_lists)
+
+
 def _window_said_closed(sentence: str) -> bool:
     """The return window said to be over, also as the reason of a refusal ("can't be returned because its
     30-day window has closed"); not when negated ("hasn't closed"), asked or a condition."""
@@ -1120,12 +1140,17 @@ def _more_items_than_held(sentence: str, named: set[str], grounding: Grounding) 
 
     Fewer may be the part a reply is about ("2 books can go back"); more is never true.
     """
-    counts = {count for order_id, count in grounding.item_counts if order_id == _order_in_question(named, grounding)}
-    if len(counts) != 1:
+    order = _order_in_question(named, grounding)
+    counts = {count for order_id, count in grounding.item_counts if order_id == order}
+    # An order named that no result listed: any number of its books is the customer's word or a guess.
+    unlisted = bool(named) and not counts and not any(owner in named for owner, _ in grounding.order_items)
+    if len(counts) != 1 and not unlisted:
         return False
     for match in _COUNTED_ITEMS.finditer(sentence):
         clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
-        if not (_NEGATION.search(clause) or _HEDGE.search(clause)) and _number(match.group(1)) > max(counts):
+        if _NEGATION.search(clause) or _HEDGE.search(clause) or sentence.rstrip().endswith("?"):
+            continue
+        if unlisted or _number(match.group(1)) > max(counts):
             return True
     return False
 
@@ -1172,6 +1197,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
         order = _order_in_question(named, grounding)
         if order in grounding.open_windows and _window_said_closed(sentence):
             problems.append("return window closed")
+        if _PHONE_NUMBER.search(sentence):
+            problems.append("phone number")
         untracked = _NO_TRACKING.search(sentence)
         if untracked is not None and order in grounding.tracked_orders and not sentence.rstrip().endswith("?"):
             problems.append("no tracking number")
@@ -1194,8 +1221,7 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("an item's author")
         if _STORE_PLACE.search(sentence):
             problems.append("a warehouse's place")
-        counted = _ORDER_COUNT.search(sentence)
-        if counted and grounding.order_counts and _number(counted.group("n")) not in grounding.order_counts:
+        if _order_count_wrong(sentence, grounding):
             problems.append("how many orders")
         reported = _CUSTOMER_ONLY_EVENT.search(sentence)
         # (heard or asked about in its own clause: "I'm sorry to hear you were charged twice")
@@ -1341,7 +1367,7 @@ def _unknown_listed_titles(sentence: str, named: set[str], grounding: Grounding)
             if _BY_AUTHOR_ONLY.fullmatch(text[1:]):
                 continue
             break  # "Coraline was delivered on October 31, Halloween itself": a sentence, not a list
-        text = _BY_AUTHOR_TAIL.sub("", text)
+        text = _BY_AUTHOR_TAIL.sub("", text).strip("«»“”„\"'‘’ \u00a0")
         written = _recase(text, sentence)
         words = written.split()
         if not words or not words[0][:1].isupper() or _ORDER_ID.match(written) or any(c.isdigit() for c in written):

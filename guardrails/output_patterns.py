@@ -46,7 +46,11 @@ STATUS_CLAIMS: dict[str, str] = {
         r"|\b(?:wurde|ist|a été|est|fue|ha sido|está|werd|is)\s+(?:\S+\s+){0,2}?(?:storniert|annulée?s?|"
         r"cancelad[oa]s?|geannuleerd)\b"
     ),
-    "out_for_delivery": r"(?:\b(?:is|are|currently)|'s|'re)\s+(?:now\s+|currently\s+)?out for delivery\b",
+    "out_for_delivery": (
+        r"(?:\b(?:is|are|currently)|'s|'re)\s+(?:now\s+|currently\s+)?out for delivery\b"
+        r"|\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:scheduled|due|set|expected)\s+(?:for\s+delivery|to\s+(?:be\s+delivered|"
+        r"arrive))\s+(?:today|this (?:morning|afternoon|evening))\b"
+    ),
     # Lost in transit: no lookup has such a status, so only the customer or the model can have said it
     # ("the carrier marked BK-64555 as lost", "le colis BK-52718 est perdu").
     "lost": (
@@ -110,6 +114,20 @@ TRACKING_EVENT = (
     r"|\b(?:bij|in)\s+de\s+douane\b"
     r"|\b(?:driver|courier|carrier)\s+(?:left|placed|put|handed)\s+(?:it|them|the parcel|the package|your parcel|"
     r"your package)\b"
+    # where it was left: "delivered on February 8 and left at your front door"
+    r"|\b(?:was|were|been|and)\s+(?:left|placed|put|handed over|dropped off)\s+"
+    r"(?:at|on|in|with|by|behind|under|next to)\s+"
+    r"(?:your|the|a)\s+(?:front\s+|back\s+|side\s+)?(?:door|porch|doorstep|step|mailbox|letterbox|neighbou?r|reception|"
+    r"garage|gate|safe place|concierge|front desk|parcel locker|building)\b"
+    r"|\b(?:vor der (?:haus|wohnungs)?tür|beim nachbarn|bei (?:ihrem|deinem) nachbarn)\s+(?:abgelegt|abgegeben|"
+    r"hinterlegt)\b|\bdéposée?s?\s+(?:devant|chez|dans)\b|\b(?:dejad[oa]s?|entregad[oa]s?)\s+(?:en la puerta|"
+    r"con (?:su|tu|el) vecino|en (?:la )?conserjería)\b|\b(?:bij de buren|bij je buren|bij uw buren|voor de deur)\s+"
+    r"(?:afgeleverd|bezorgd|neergezet|achtergelaten)\b"
+    # a parcel split in two: "Your order was split into two shipments", "will follow separately"
+    r"|\b(?:split|divided)\s+(?:into|in)\s+(?:two|2|three|3|several|multiple|separate)\s+(?:shipments|parcels|packages|"
+    r"boxes|deliveries)\b|\b(?:ships?|shipped|sent|coming|arrive|arriving|follows?|following)\s+(?:in\s+a\s+)?"
+    r"(?:separately|in (?:a )?separate (?:parcel|package|shipment|box)s?)\b"
+    r"|\bwill\s+follow\s+(?:separately|later|in a (?:second|separate) (?:parcel|package|shipment))\b"
 )
 # Words that make a statement a guess, not a claim: "the driver may have left it with a neighbour".
 HEDGE = r"\b(?:may|might|could|possibly|perhaps|probably|maybe|likely|often|sometimes|usually|typically)\b"
@@ -158,6 +176,9 @@ RETURN_COMMITMENTS: dict[str, str] = {
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+(?:is|was|'s)\s+(?:now\s+|all\s+)?(?:registered|recorded|filed|submitted)\b"
         r"|\b(?:i'm|i am|we're|we are)\s+(?:now\s+|just\s+)?(?:starting|initiating|creating|processing|submitting|"
         r"opening|booking)\s+(?:(?:a|the|your|this)\s+(?:\w+\s+){0,2}?)?returns?\b"
+        # a return named by "one": "I've also started one for your other order, BK-72415"
+        rf"|\b{_WE}\s+(?:now\s+|also\s+)?(?:started|created|opened|set up|initiated|prepared|submitted)\s+"
+        r"(?:one|another(?:\s+one)?)\s+(?:for|on)\b"
         # a blanket completion: "Consider it done", "that's all taken care of"
         r"|\bconsider it done\b"
         # German, French, Spanish, Dutch: "die Rücksendung ist gestartet", "le retour a été créé".
@@ -189,6 +210,15 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"|\b(?:etikett|rücksendeetikett|étiquette|etiqueta|retourlabel|verzendlabel)\b[^.!?]{0,30}?\b"
         r"(?:wurde|ist|wird|a été|est|sera|fue|ha sido|se ha|será|is|werd|wordt)\s+(?:\S+\s+){0,3}?(?:gesendet|"
         r"geschickt|verschickt|versendet|zugeschickt|gemailt|envoyée?|enviad[oa]|verstuurd|gestuurd|gemaild)\b"
+        # sent by the assistant itself: "Ya te envié la etiqueta", "je t'envoie une nouvelle étiquette"
+        r"|\b(?:te|le|les|os)\s+(?:he\s+|hemos\s+)?(?:envié|enviamos|enviado|mandé|mandamos|mandado|envío|mando)\s+"
+        r"(?:ya\s+)?(?:la|una|otra)\s+(?:nueva\s+)?etiqueta\b"
+        r"|\b(?:je|nous)\s+(?:vous|t'|te)\s*(?:ai\s+|avons\s+)?(?:envoie|envoyons|envoyé|renvoie|renvoyé)\s+"
+        r"(?:une|l'|la|votre|ton|ta)\s*(?:nouvelle\s+)?étiquette\b"
+        r"|\b(?:ich|wir)\s+(?:habe|haben|schicke|schicken|sende|senden|maile)\s+(?:ihnen|dir|euch)\s+(?:\S+\s+){0,2}?"
+        r"(?:etikett|rücksendeetikett|versandetikett|label)\b"
+        r"|\b(?:ik|we|wij)\s+(?:heb|hebben|stuur|sturen|mail)\s+(?:je|u|jou)\s+(?:\S+\s+){0,2}?(?:retourlabel|label|"
+        r"verzendlabel)\b"
     ),
 }
 # How one order ships or what its shipping cost: no tool result has a shipping method or a shipping charge
@@ -286,6 +316,21 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:refunded|reimbursed|credited)\b"
         r"|(?:\$\d[\d,.]*|\bmoney|\bfunds|\bamount)\s+(?:is|are|has been|was)\s+(?:now\s+|already\s+)?back\s+"
         r"(?:on|in|to)\s+your\b"
+        # approved by someone else: "our returns manager has approved a full refund for your copy"
+        r"|\b(?:has|have|'s|had)\s+(?:already\s+|now\s+|just\s+)?(?:approved|authori[sz]ed|okayed|signed off on)\s+"
+        r"(?:a|an|the|your)\s+(?:full\s+|partial\s+)?refund\b"
+        # the shipping charge refunded, which no return refunds
+        r"|\brefund\w*\s+(?:you\s+)?(?:for\s+)?(?:the|your)\s+(?:original\s+)?(?:shipping|postage|delivery)"
+        r"(?:\s+(?:cost|costs|fee|fees|charge|charges))?\b"
+        r"|\b(?:shipping|postage|delivery)\s+(?:cost|costs|fee|fees|charge|charges)\b(?:\s+[\w$.-]+){0,3}?\s+"
+        r"(?:will be|has been|is being|was|'ll be)\s+refunded\b"
+        r"|\b(?:erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*|devolv\w*|terug)\b[^.!?]{0,40}?\b(?:versandkosten|"
+        r"frais de (?:port|livraison)|gastos de envío|verzendkosten)\b"
+        # first person in the other four languages: "Ya te devolvimos los $21.49", "Wir erstatten Ihnen"
+        r"|\b(?:ya\s+)?(?:te|le|les|os)\s+(?:devolvimos|devolví|reembolsamos|reembolsé|abonamos|aboné)\b"
+        r"|\b(?:wir|ich)\s+(?:erstatten|erstatte|überweisen|überweise)\s+(?:ihnen|dir|euch)\b"
+        r"|\b(?:nous|je)\s+(?:vous|te)\s+(?:remboursons|rembourse|avons remboursée?|ai remboursée?)\b"
+        r"|\b(?:we|wij|ik)\s+(?:betalen|betaal|storten|stort)\s+(?:u|je|jou)\b[^.!?]{0,30}?\bterug\b"
     ),
     # a new copy sent, in the other four languages: "Ich habe Ihnen bereits ein neues Exemplar … zugeschickt"
     "replacement_other_language": (
@@ -333,21 +378,27 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         rf"|\b{_WE}\s+(?:removed|added|swapped|replaced|dropped|taken|took)\b[^.!?]{{0,60}}?\b(?:from|to|in|on)\s+"
         r"(?:your|the|this|that)\s+order\b(?!\s+(?:number|id)\b)"
         rf"|\b(?:order|address|shipment|shipping|delivery|parcel|package)\b(?:\s+[\w-]+){{0,2}}?\s+"
-        r"(?:has been|have been|was|were|'s been|is now|are now)\s+(?:changed|updated|modified|switched|moved|"
-        r"amended|corrected|redirected|rerouted|re-routed|upgraded|expedited|prioriti[sz]ed)\b"
+        r"(?:has been|have been|was|were|'s been|is now|are now|will be|'ll be|is being|are being)\s+(?:now\s+)?"
+        r"(?:changed|updated|modified|switched|moved|amended|corrected|redirected|rerouted|re-routed|upgraded|expedited|"
+        r"prioriti[sz]ed)\b"
         rf"|\b{_WE}\s+(?:added|applied|issued|credited|add|apply|issue|credit)\b(?:\s+[\w$.-]+){{0,4}}?\s+"
         r"(?:store credit|credit|discount|coupon|voucher|promo code|gift card)\b"
         rf"|\b{_WE}\s+(?:sent|send|shipped|ship|arranged|arrange|ordered|order|dispatched|dispatch)\s+(?:you\s+)?"
         r"(?:a\s+)?(?:replacement|new copy|another copy|new one|new gift card|new (?:gift card )?code)\b"
         # a replacement sent, shipped or offered: no tool sends one ("A replacement copy is on its way to you",
         # "we would automatically send you a new one")
-        r"|\breplacement(?:\s+[^\s!?]+){0,8}?\s+(?:has been|is|was|will be|'s|is being|are being|are)\s+"
+        r"|\b(?:replacement|(?:a\s+)?(?:new|fresh|second)\s+copy|another\s+copy)(?:\s+[^\s!?]+){0,8}?\s+"
+        r"(?:has been|is|was|will be|'s|is being|are being|are)\s+"
         r"(?:now\s+|already\s+|also\s+)?(?:sent|shipped|being shipped|being sent|on (?:its|their|the) way|dispatched|"
         r"arranged|ordered|coming|heading|going out)\b"
         r"|\b(?:i|we)\s+(?:would|'d|can|could)\s+(?:\w+\s+)?(?:send|ship|mail)\s+(?:you\s+)?(?:a\s+)?"
         r"(?:replacement|new one|new copy|another copy)\b"
     ),
     "other_action": (
+        # a request filed on the customer's behalf: "I've put in a refund request for it"
+        rf"\b{_WE}\s+(?:put in|put through|submitted|filed|lodged|raised|logged|made|opened|sent|placed|created)\s+"
+        r"(?:a|an|the|your)\s+(?:\w+\s+)?(?:refund|cancellation|replacement|reimbursement|compensation|redelivery|"
+        r"exception|complaint)\s+(?:request|claim|ticket|application|order)\b|"
         # a note on the account or the order, a freebie: no tool does either
         rf"\b{_WE}\s+(?:put|left|added|placed|made|attached)\s+(?:a\s+)?(?:\w+\s+)?note\s+(?:on|to|in)\s+"
         r"(?:your|the)\s+(?:account|order|file|profile|delivery|parcel)\b"
@@ -421,6 +472,18 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\b(?:le|te)\s+(?:enviaré|escribiré|avisaré|mandaré|llamaré|contactaré)\b"
         r"|\bik\s+(?:stuur|zal)\s+(?:u|je|jou)\s+(?:\S+\s+){0,3}?(?:e-mail|mail|bericht|update|herinnering)\b"
         r"|\bik\s+(?:mail|bel)\s+(?:u|je)\b"
+    ),
+    # A promise someone made before, confirmed: the customer's word only ("I can see a free replacement was
+    # promised for order BK-47669 yesterday", "krijgt het volledige bedrag terug, zoals afgesproken").
+    "prior_promise": (
+        r"\b(?:as\s+(?:agreed|promised|we agreed|you were promised|my colleague (?:said|promised|"
+        r"agreed|mentioned))|zoals\s+(?:afgesproken|beloofd|toegezegd)|wie\s+(?:vereinbart|versprochen|besprochen|"
+        r"zugesagt|abgesprochen)|comme\s+(?:convenu|promis|prévu|entendu)|como\s+(?:acordamos|se acordó|prometimos|"
+        r"se (?:te |le )?prometió|te prometieron|le prometieron|quedamos))\b"
+        r"|\b(?:was|were|has been|have been)\s+(?:already\s+)?(?:promised|agreed|approved|arranged|offered)\s+"
+        r"(?:to you|for (?:you|your|this|that|order|bk-\d+))\b"
+        r"|\bi\s+can\s+(?:see|confirm)\s+(?:that\s+)?(?:a|an|the|your)\s+[^.!?]{0,40}?\b(?:was|were|has been)\s+"
+        r"(?:promised|approved|agreed|arranged|offered)\b"
     ),
     # Having something sent that no tool sends: "I'll have a Bookly gift card sent to you".
     "pickup": (
@@ -616,7 +679,11 @@ DATE_ROLE_BEFORE = {role: rf"\b(?:{words})\b{_ROLE_GAP}{{0,24}}$" for role, word
 # German and Dutch put the participle after the date: "am 17. April zugestellt", "op 15 januari bij je bezorgd".
 DATE_ROLE_AFTER = {role: rf"^\.?(?:\s+(?:bei|bij|an|aan)\s+\w+)?\s+(?:{words})\b" for role, words in _DATE_ROLES}
 # Other items than the one a sentence names by title: "both", "the other two", "together".
-OTHER_ITEMS = r"\b(?:and|both|two|three|four|other|others|together|all|each|plus|und|et|y|en|beide|les deux|ambos)\b|\+"
+OTHER_ITEMS = (
+    r"\b(?:and|both|two|three|four|other|others|together|all|each|plus|und|et|y|en|beide|les deux|ambos)\b|\+"
+    # the item named as the one left out: "everything except Maus"
+    r"|\b(?:everything|except|apart from|rest|remaining|alles|außer|tout|sauf|todo|excepto|menos|resto|behalve)\b"
+)
 # Events no tool reports, so only the customer can have said them: a double charge, a delivery to the
 # wrong address, an activated gift card, a cancelled order reinstated.
 CUSTOMER_ONLY_EVENT = (
@@ -737,6 +804,23 @@ ORDER_ITEM_COUNT = (
     r"boeken|artikelen|titels)\s+(?:aus|in|von|de|du|des|del|uit|van)\s+(?:(?:der|la|votre|el|tu|su|je|uw)\s+)?"
     r"(?:bestellung\s+|commande\s+|pedido\s+|bestelling\s+)?bk-\d+"
 )
+# A phone number: no tool result and no policy text gives one ("our support line is 1-800-266-5591").
+PHONE_NUMBER = (
+    r"(?<![\w-])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{3}\)?[\s.-]?)\d{3}[\s.-]\d{4}(?![\w-])"
+    r"|(?<![\w-])1-8\d\d-[A-Z0-9]{3}-[A-Z0-9]{4}(?![\w-])"
+)
+# A day written without its month: "on the 7th", and after an event in the other four languages
+# ("expédiée le 3", "am 12. angekommen", "se entregó el 5", "op de 3e bezorgd").
+DAY_ONLY = (
+    r"\b(?:on|by|until|till|before|after|since|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b"
+    r"|\b(?:expédiée?s?|livrée?s?|arrivée?s?|envoyée?s?|reçue?s?|commandée?s?|partie?s?)\s+le\s+(\d{1,2})(?:er)?"
+    r"(?![\d.,/:]\d|\s*(?:h\b|heures?|jours?|%|€|\$))\b"
+    r"|\b(?:am|vom)\s+(\d{1,2})\.(?=\s+(?:angekommen|zugestellt|geliefert|versandt|verschickt|bestellt|eingetroffen|"
+    r"aufgegeben)\b)"
+    r"|\b(?:enviad[oa]s?|entregad[oa]s?|llegó|llegaron|salió|envió|entregó|recibid[oa]s?)\s+el\s+(?:día\s+)?(\d{1,2})"
+    r"(?![\d.,/:]\d|\s+de\b|\s*(?:%|€|\$|días?))\b"
+    r"|\bop\s+de\s+(\d{1,2})(?:e|de|ste)\b"
+)
 # How many orders a list holds: "You have two orders with us", "Sie haben drei Bestellungen".
 ORDER_COUNT = (
     rf"\b(?:you have|you've got|there are|i (?:can )?see|i found|i've found|sie haben|vous avez|il y a|tienes|tiene|"
@@ -808,7 +892,7 @@ _NUMBER = r"(\d{1,3}|" + "|".join(sorted({*NUMBER_WORDS, *OTHER_LANGUAGE_NUMBER_
 # A number of books, in the five languages: "four books", "all three of your Hilary Mantel books", "vier Bücher"
 # (between the number and the noun only capitalised words, a name: "30 dagen om boeken" counts days).
 COUNTED_ITEMS = (
-    rf"(?<![\d.,$€])\b{_NUMBER}\s+(?:of\s+(?:the|your|these|those)\s+)?(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?(?:books|items|titles|novels|copies|"
+    rf"(?<![\d.,$€])\b{_NUMBER}\s+(?:of\s+(?:the|your|these|those)\s+|de\s+)?(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?(?:books|items|titles|novels|copies|"
     r"volumes|bücher|artikel|titel|exemplare|livres|articles|titres|exemplaires|libros|artículos|títulos|ejemplares|"
     r"boeken|artikelen|titels|exemplaren)\b"
 )
@@ -828,7 +912,7 @@ DURATION_UNITS: dict[str, str] = {
 # "30 days", "3 to 5 business days", "1-2 business days", "24 hours", "two weeks", "3 bis 5 Werktage",
 # "sous 7 jours", "hace 20 días".
 DURATION = (
-    rf"\b{_NUMBER}(?:\s*(?:-|–|to|or|bis|à|a|tot)\s*{_NUMBER})?[\s-]+(business\s+|working\s+|calendar\s+)?"
+    rf"\b{_NUMBER}(?:\s*(?:-|–|to|or|bis|oder|à|ou|a|o|tot|of)\s*{_NUMBER})?[\s-]+(business\s+|working\s+|calendar\s+)?"
     r"(" + "|".join(DURATION_UNITS.values()) + r")(?![\w-])"
 )
 # A duration counted back from today: "delivered 12 days ago", "vor 12 Tagen", "il y a 12 jours",
@@ -862,6 +946,7 @@ POLICY_SUBJECTS: dict[str, str] = {
     "expedited": (
         r"\b(?:expedited|express|rush|next-day|overnight|faster)(?:\s+(?:shipping|delivery|option))?\b"
         r"|\bexpress\w*|\bexpr[eé]s\w*|\bspoed\w*|\burgente?s?\b|\beil\w*|\bversneld\w*"
+        r"|\bsnelle\s+verzending\b|\bschnelle[rn]?\s+versand\b|\blivraison\s+rapide\b|\benv[ií]o\s+r[aá]pido\b"
     ),
     "standard": (
         r"\bstandard(?:\s+(?:shipping|delivery))?\b|(?<!return )(?<!returns )\bshipping\b(?!\s+(?:label|address))"
@@ -978,6 +1063,7 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\b(?:we|i)\s+(?:can|could|'d|would|will|'ll)\s+(?:also\s+|happily\s+|gladly\s+)?(?:exchange|swap)\b"
         r"|\byou\s+(?:can|could|may)\s+(?:also\s+|always\s+)?(?:exchange|swap)\s+(?:it|them|the book|your)\b"
         r"|\b(?:umtauschen|umgetauscht|échanger|échangé|cambiarlo|cambiarla|cambiarlos|omruilen|ruilen)\b"
+        r"|\bexchanges?\s+(?:are|is)\s+(?:also\s+|always\s+)?(?:free|possible|allowed|available|accepted|welcome)\b"
         # replacing instead of refunding is an exchange too: "If a book arrives damaged, we always replace it"
         r"|\b(?:we|i)\s+(?:always\s+|will\s+|'ll\s+|can\s+|happily\s+|simply\s+)*(?:replace|reship|re-ship|resend|re-send)"
         r"\s+(?:it|them|the book|the copy|any|damaged|your)\b"
@@ -1000,6 +1086,17 @@ INVENTED_POLICY: dict[str, str] = {
         r"a su cargo|betaalt|bezahlen)\b"
     ),
     "free_shipping_all": r"\bfree\s+(?:standard\s+)?shipping\s+on\s+(?:all|every|any)\s+orders?\b",
+    # Read books taken back: the policy wants them unread ("Sie können Bücher auch gelesen zurückgeben").
+    "read_returnable": (
+        r"\b(?:can|may)\s+(?:still\s+|also\s+)?(?:return|send back)\b[^.!?]{0,40}?\beven\s+(?:if|though)\s+"
+        r"(?:you(?:'ve| have)?\s+)?(?:already\s+)?read\b"
+        r"|\b(?:read|used)\s+books\s+(?:can|may)\s+(?:also\s+|still\s+)?be\s+returned\b"
+        r"|\bauch\s+(?:schon\s+)?gelesen\b|\bauch\s+(?:wenn|falls)\s+(?:sie|du)\s+(?:es|sie|das buch)\s+"
+        r"(?:schon\s+)?gelesen\b"
+        r"|\bmême\s+(?:s'ils?\s+(?:ont été|a été)\s+|si vous l'avez\s+|si tu l'as\s+)?lus?\b"
+        r"|\bincluso\s+(?:si\s+(?:ya\s+)?(?:lo|los|la|las)\s+(?:has|ha)\s+)?leíd[oa]s?\b"
+        r"|\book\s+(?:als\s+(?:je|u)\s+(?:het|ze)\s+(?:al\s+)?(?:hebt|heeft)\s+)?gelezen\b"
+    ),
     # Sale items as a class of their own: the policy knows only the non-returnable categories.
     "final_sale": (
         r"\b(?:sale|clearance|discounted|reduced)\s+(?:items?|books?|titles?)\s+(?:are|is)\s+(?:all\s+)?"
@@ -1059,7 +1156,8 @@ NO_TRACKING = (
 REFUND_METHOD_CLAIM = (
     r"\b(?:(?:rück)?erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*)\b[^?!]{0,50}?\b(gutschrift|guthaben|"
     r"bookly-konto|avoir|bon d'achat|crédit (?:bookly|en magasin)|saldo|crédito (?:en (?:la )?tienda|bookly)|vale|"
-    r"tegoed|cadeaubon|waardebon|paypal)\b|"
+    r"tegoed|cadeaubon|waardebon|paypal|tarjeta (?:de )?regalo|geschenkkarte|carte cadeau|chèque cadeau|"
+    r"cadeaukaart)\b|"
     r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*)\b[^?!]{0,50}?\b(store credit|bookly credit|"
     r"gift card|gift certificate|paypal|venmo|bank transfer|bank account|wire transfer|cheque|check|cash|voucher|"
     r"coupon|points|visa|mastercard|amex|american express|discover|card ending(?: in)? \d{4})\b"

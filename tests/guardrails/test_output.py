@@ -853,7 +853,7 @@ def test_structural_off_topic_engagement_is_refused(reply):
         "Personally, I'd suggest starting the return soon so you're within the window.",
         "You've picked 2 of the 3 books, which comes to $33.98.",
         "Your total of $33.98 is 2 x $16.99 for the two copies.",
-        "The weather slowed the carrier; it was left with your neighbour, not at the hotel.",
+        "The weather slowed the carrier; it may have been left with your neighbour, not at the hotel.",
     ],
 )
 def test_ordinary_support_replies_are_not_structural_off_topic(reply):

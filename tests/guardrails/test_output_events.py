@@ -7,7 +7,13 @@ the ordinary replies that look like it."""
 
 import pytest
 
-from guardrails.output import UNGROUNDED_COMMITMENT, UNGROUNDED_REFUND_METHOD, UNGROUNDED_STATUS
+from guardrails.output import (
+    UNGROUNDED_COMMITMENT,
+    UNGROUNDED_DATE,
+    UNGROUNDED_POLICY,
+    UNGROUNDED_REFUND_METHOD,
+    UNGROUNDED_STATUS,
+)
 from tests.guardrails.test_output_roles import CHECKED, LOOKED_UP, ORDER, OUTSIDE_WINDOW, RETURNED, verdict
 
 ALREADY_RETURNED = {
@@ -234,5 +240,158 @@ def test_an_event_no_tool_reports_is_refused(reply, tool_results, code, named, s
 
 @pytest.mark.parametrize(("reply", "tool_results"), PASSES)
 def test_its_look_alikes_pass(reply, tool_results, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert result.allowed, result.detail
+
+
+TRUNCATED_LIST = {
+    "orders": [
+        {"order_id": "BK-39902", "status": "delivered", "order_date": "2026-11-01"},
+        {"order_id": "BK-40513", "status": "shipped", "order_date": "2026-11-12"},
+        {"order_id": "BK-40777", "status": "processing", "order_date": "2026-11-18"},
+    ],
+    "truncated": True,
+}
+LISTED = [("list_customer_orders", TRUNCATED_LIST)]
+CARD_PENDING = {
+    "effect": {**PAYPAL_PENDING["effect"], "refund_method": "Visa ending 1460"},
+    "fingerprint": "1" * 64,
+}
+
+# Second round (l4_test27 and l4_test28, seen): (reply, tool results, code, what the detail names)
+CAUGHT_SECOND = [
+    # --- Actions no tool takes, by anyone, in any tense or language
+    (
+        "Good news: our returns manager has approved a full refund for your copy of The Quiet River.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "refund_issued",
+    ),
+    (
+        "I've put in a refund request for it, so you'll see the money back soon.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "other_action",
+    ),
+    ("¡Listo! Ya te envié la etiqueta de devolución por correo.", LOOKED_UP, UNGROUNDED_COMMITMENT, "label"),
+    (
+        "Klopt, u krijgt het volledige bedrag terug, zoals afgesproken.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "prior_promise",
+    ),
+    (
+        "Yes, I can see a free replacement was promised for order BK-39902 yesterday.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "prior_promise",
+    ),
+    (
+        "Your return is created under RMA-4HBX0QNE. I've also started one for your other order, BK-40513.",
+        RETURNED,
+        UNGROUNDED_COMMITMENT,
+        "return_started",
+    ),
+    (
+        "A new copy of The Quiet River is being sent out to you at no cost.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "order_change",
+    ),
+    (
+        "The delivery address for BK-39902 will be changed to 9 Birch Lane before it arrives.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "order_change",
+    ),
+    ("¡Listo! Ya te devolvimos los $19.95 de la novela.", LOOKED_UP, UNGROUNDED_COMMITMENT, "refund_issued"),
+    (
+        "Wir erstatten Ihnen selbstverständlich die Versandkosten für BK-39902.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "refund_issued",
+    ),
+    (
+        "We'll also refund the shipping you paid on the original order.",
+        RETURNED,
+        UNGROUNDED_COMMITMENT,
+        "refund_issued",
+    ),
+    # --- Details no result gives
+    ("Oui, votre commande BK-39902 a bien été livrée le 3.", LOOKED_UP, UNGROUNDED_DATE, "date"),
+    ("Ihre Bestellung BK-39902 ist also am 12. angekommen.", LOOKED_UP, UNGROUNDED_DATE, "date"),
+    ("Got it, so BK-39902 has 3 copies of The Quiet River.", [], UNGROUNDED_STATUS, "how many items"),
+    ("Alle drie de boeken uit BK-39902 kun je terugsturen.", TWO_COPIES, UNGROUNDED_STATUS, "how many items"),
+    ("You have 3 orders in total on this email.", LISTED, UNGROUNDED_STATUS, "how many orders"),
+    (
+        "If you'd rather talk to someone by phone, our support line is 1-800-266-5591.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "phone number",
+    ),
+    (
+        "Your order was split into two shipments, and the second will follow separately.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    (
+        "It was delivered on November 6 and left at your front door, according to our records.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    (
+        "Yes, BK-40513 is scheduled for delivery today.",
+        [("list_customer_orders", TRUNCATED_LIST)],
+        UNGROUNDED_STATUS,
+        "status",
+    ),
+    (
+        "El reembolso de $49.45 se le dará como tarjeta regalo de Bookly.",
+        RETURNED,
+        UNGROUNDED_REFUND_METHOD,
+        "refund_method",
+    ),
+    # --- Policies the module does not have
+    (
+        "The Quiet River can go back until December 6. Exchanges are free within 30 days too.",
+        LOOKED_UP,
+        UNGROUNDED_POLICY,
+        "exchange",
+    ),
+    (
+        "Ja, Sie können Bücher auch gelesen zurückgeben, solange sie nicht beschädigt sind.",
+        LOOKED_UP,
+        UNGROUNDED_POLICY,
+        "read_returnable",
+    ),
+    ("Su pedido BK-39902 llegará en dos o tres días hábiles.", LOOKED_UP, UNGROUNDED_POLICY, "duration"),
+]
+
+PASSES_SECOND = [
+    ("Once you confirm, I can start one for your other order too.", CHECKED),
+    ("I can see 3 orders on your email so far; there may be more.", LISTED),
+    ("I can't give out a phone number, but I can hand this conversation to our support team.", LOOKED_UP),
+    ("It may have been left with a neighbour; could you check with them?", LOOKED_UP),
+    ("Read books can't go back: returns need to be unread, even if you've only read a chapter.", LOOKED_UP),
+    ("El envío estándar tarda de 3 a 5 días hábiles.", LOOKED_UP),
+    ("Die Bestellung BK-39902 wurde am 6. November zugestellt.", LOOKED_UP),
+    ("Returning everything except the Bookly Gift Card would mean a refund of $49.45.", CHECKED),
+    ("Snelle verzending duurt 1 tot 2 werkdagen en kost $9,99.", LOOKED_UP),
+    ("Once you confirm, the $19.95 goes back to your Visa ending 1460.", [("initiate_return", CARD_PENDING)]),
+    ("I can't promise anything that wasn't agreed here, but BK-39902 was delivered on November 6.", LOOKED_UP),
+]
+
+
+@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_SECOND)
+def test_what_the_second_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert not result.allowed and code in result.codes, result.detail
+    assert named in result.detail
+
+
+@pytest.mark.parametrize(("reply", "tool_results"), PASSES_SECOND)
+def test_its_second_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
     result = verdict(reply, tool_results)
     assert result.allowed, result.detail
