@@ -35,6 +35,10 @@ STATUS_CLAIMS: dict[str, str] = {
         r"|\b(?:fue|fueron|ha sido|han sido|está|están)\s+(?:ya\s+)?(?:enviad[oa]s?|en camino|en tránsito)\b"
         r"|\b(?:ya\s+)?se\s+(?:ha|han)\s+(?:enviado|despachado|mandado)\b|\bse\s+(?:envió|enviaron|despachó)\b"
         r"|\b(?:is|zijn|werd|werden)\s+(?:\S+\s+){0,3}?(?:verzonden|verstuurd|onderweg)\b"
+        r"|\b(?:has|have)\s+(?:already\s+)?left\s+(?:our|the)\s+warehouse\b|\bsali(?:ó|eron)\s+(?:de|del)\s+"
+        r"(?:nuestro\s+)?almacén\b|\b(?:hat|haben)\s+(?:\S+\s+){0,2}?(?:unser|das)\s+lager\s+verlassen\b"
+        r"|\b(?:a|ont)\s+(?:déjà\s+)?quitté\s+(?:notre|l')\s*entrepôt\b|\b(?:heeft|hebben)\s+(?:\S+\s+){0,2}?"
+        r"(?:ons|het)\s+magazijn\s+verlaten\b"
     ),
     "processing": (
         r"(?:\b(?:is|are)|'s|'re)\s+(?:still\s+|currently\s+)?"
@@ -696,6 +700,11 @@ CUSTOMER_ONLY_EVENT = (
     r"|\b(?:reactivated|reinstated|reaktiviert|réactivée?|reactivad[oa]|heractiveerd)\b"
     r"|\b(?:in stock|out of stock|back in stock|on backorder|sold out|auf lager|en stock|op voorraad|agotad[oa])\b"
     r"|\byou (?:were|have been|'ve been) (?:told|promised|offered|assured)\b|\bthe (?:\w+ )?you were promised\b"
+    r"|\bwe(?:'ve| have)?\s+(?:already\s+)?received\s+(?:your|the)\s+(?:return|parcel|package|books?|items?)\b"
+    r"|\b(?:your|the)\s+(?:return|parcel|package)\s+(?:has|was)\s+(?:already\s+)?(?:been\s+)?received\b"
+    r"|\b(?:they're|they are|it's|it is)\s+(?:already\s+)?on\s+(?:their|its)\s+way\s+(?:back\s+)?to\s+us\b"
+    r"|\brefund\b[^.!?]{0,20}?\b(?:from|of|issued|sent)\s+(?:yesterday|last\s+(?:week|night|\w+day)|earlier today|"
+    r"this morning)\b"
     rf"|\b(?:is arriving|arrives|will arrive|should arrive|llega|llegará|arrivera|kommt|komt)\b[^.!?]{{0,25}}"
     rf"\b(?:{_WEEKDAY}|lunes|martes|miércoles|jueves|viernes|sábado|domingo|montag|dienstag|mittwoch|donnerstag|"
     r"freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|maandag|dinsdag|woensdag|"
@@ -1008,15 +1017,30 @@ INVENTED_POLICY: dict[str, str] = {
         r"(?:of|after|from|nach|après|desde|tras|na)\s+(?:you\s+)?(?:sending|shipping|mailing|posting|dropping off|"
         r"(?:dem\s+)?(?:versand|absenden)|l'envoi|(?:el\s+)?envío|verzending|het versturen)\b"
     ),
+    "refund_on_scan": (
+        r"\brefunds?\b[^.!?]{0,30}?\b(?:sent|issued|processed|released|paid)\s+(?:as soon as|when|once|the moment)\s+"
+        r"(?:the\s+|your\s+)?(?:label|parcel|package|return)\s+(?:is|gets|has been)\s+scanned\b"
+        r"|\brefunds?\b[^.!?]{0,30}?\b(?:sent|issued|processed|released|paid)\s+(?:as soon as|when|once)\s+you\s+"
+        r"(?:drop|send|ship|post|mail|hand)\b"
+    ),
     "window_from_order_day": (
         r"\b(?:window|30 days?)\b[^.!?]{0,30}\b(?:starts?|begins?|counts?|runs?)\s+(?:on|from|at)\s+(?:the\s+)?"
         r"(?:day|date|moment)\s+(?:you\s+)?(?:place|placed|order|ordered|buy|bought|purchase|purchased)\b"
     ),
     "next_day": (
         r"\b(?:next (?:business |working )?day (?:delivery|shipping)|"
-        r"delivered (?:the )?next (?:business |working )?day|"
+        r"(?:delivered|arrives?|gets? (?:it|them|your order|your books) to you|with you) (?:on )?(?:the )?next "
+        r"(?:business |working )?day|"
         r"overnight (?:delivery|shipping)|am nächsten (?:werk)?tag|le lendemain|jour ouvré suivant|"
         r"al día (?:hábil )?siguiente|de volgende (?:werk)?dag)\b"
+    ),
+    # how soon an order leaves: the policy says how long shipping takes, never when an order ships
+    "dispatch_time": (
+        r"\b(?:ship|ships|shipped|dispatch(?:ed|es)?|go(?:es)? out|leaves?)\s+(?:always\s+)?(?:within|in under)\s+"
+        r"(?:24|48|72|\d+|one|two|a few)\s+(?:hours?|business days?|days?)\s+(?:of|after|from)\s+(?:being\s+)?"
+        r"(?:placed|ordered|ordering|purchase|your order)\b"
+        r"|\bsame[- ]day\s+(?:shipping|dispatch)\b|\b(?:ships?|dispatched)\s+(?:the\s+)?same\s+day\b"
+        r"|\borders?\s+(?:always\s+|usually\s+|normally\s+)?(?:ship|ships|go out|leave)\s+within\b"
     ),
     "membership": (
         r"\bbookly (?:plus|premium|prime|club|gold|vip)\b|\b(?:loyalty|rewards) (?:program|programme|points)\b"

@@ -395,3 +395,81 @@ def test_what_the_second_round_reads_as_a_claim_is_refused(reply, tool_results, 
 def test_its_second_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
     result = verdict(reply, tool_results)
     assert result.allowed, result.detail
+
+
+# Third round (the older seen parts' remaining misses): (reply, tool results, code, what the detail names)
+CAUGHT_THIRD = [
+    (
+        "The refund should already be back on your card, since refunds are sent as soon as the label is scanned.",
+        LOOKED_UP,
+        UNGROUNDED_POLICY,
+        "refund_on_scan",
+    ),
+    (
+        "Orders always ship within 24 hours of being placed, so BK-39902 should be on its way by tomorrow.",
+        LOOKED_UP,
+        UNGROUNDED_POLICY,
+        "dispatch_time",
+    ),
+    (
+        "Expedited shipping costs $9.99 and gets your order to you the next business day.",
+        LOOKED_UP,
+        UNGROUNDED_POLICY,
+        "next_day",
+    ),
+    (
+        "Thanks for sending them back! Since they're already on their way to us, there's nothing more to do.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "Since we received your return last week, your refund should arrive within 7 business days of that.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "BK-39902 is delivered, and your $31 refund from yesterday should show on your statement soon.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "Sí, su pedido BK-40513 ya salió de nuestro almacén.",
+        [
+            (
+                "list_customer_orders",
+                {
+                    **TRUNCATED_LIST,
+                    "orders": [{"order_id": "BK-40513", "status": "processing", "order_date": "2026-11-12"}],
+                },
+            )
+        ],
+        UNGROUNDED_STATUS,
+        "status",
+    ),
+]
+
+PASSES_THIRD = [
+    ("Once we've received your return, the refund follows within 7 business days.", CHECKED),
+    ("Expedited shipping takes 1 to 2 business days and costs $9.99.", LOOKED_UP),
+    (
+        "Your refund is issued once the warehouse has the books, within 7 business days of us receiving the return.",
+        RETURNED,
+    ),
+    ("BK-39902 has left our warehouse and was delivered on November 6.", LOOKED_UP),
+]
+
+
+@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_THIRD)
+def test_what_the_third_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert not result.allowed and code in result.codes, result.detail
+    assert named in result.detail
+
+
+@pytest.mark.parametrize(("reply", "tool_results"), PASSES_THIRD)
+def test_its_third_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert result.allowed, result.detail
