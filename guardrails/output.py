@@ -876,6 +876,7 @@ _YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _COUNTED_ITEMS = re.compile(patterns.COUNTED_ITEMS, re.IGNORECASE)
 _RETURNED_CLAIM = re.compile(patterns.RETURNED_CLAIM, re.IGNORECASE)
+_NOT_RETURNED = re.compile(patterns.NOT_RETURNED, re.IGNORECASE)
 _ORDER_SHIPPING = re.compile(patterns.ORDER_SHIPPING, re.IGNORECASE)
 _REFERENCE_CODE = re.compile(patterns.REFERENCE_CODE)
 _TIMED_BY_RECEIPT = re.compile(
@@ -1125,6 +1126,17 @@ def _order_count_wrong(sentence: str, grounding: Grounding) -> bool:
     return number not in grounding.order_counts and not (seen and number in grounding.partial_order_lists)
 
 
+def _returned_items_denied(sentence: str, order: str, grounding: Grounding) -> bool:
+    """Items said not to be returned that an eligibility check or a written return says are ("Neither book
+    has been returned yet" when one was)."""
+    match = _NOT_RETURNED.search(sentence)
+    if match is None or sentence.rstrip().endswith("?"):
+        return False
+    returned = {title for owner, title in grounding.returned_items | grounding.applied_returns if owner == order}
+    named = _titles_in(sentence[: match.end()], grounding)
+    return bool(returned & named) if named else bool(returned)
+
+
 def _window_said_closed(sentence: str) -> bool:
     """The return window said to be over, also as the reason of a refusal ("can't be returned because its
     30-day window has closed"); not when negated ("hasn't closed"), asked or a condition."""
@@ -1197,6 +1209,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
         order = _order_in_question(named, grounding)
         if order in grounding.open_windows and _window_said_closed(sentence):
             problems.append("return window closed")
+        if _returned_items_denied(sentence, order, grounding):
+            problems.append("items returned before")
         if _PHONE_NUMBER.search(sentence):
             problems.append("phone number")
         untracked = _NO_TRACKING.search(sentence)

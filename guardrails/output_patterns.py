@@ -114,10 +114,12 @@ TRACKING_EVENT = (
     r"distributiecentrum)\b"
     # held at customs, in the five languages
     r"|\b(?:held|stuck|waiting|sitting|retained)\s+(?:up\s+)?(?:at|in)\s+customs\b|\bim zoll\b|\bbeim zoll\b"
-    r"|\b(?:bloquée?|retenue?)\s+(?:à|en)\s+(?:la\s+)?douane\b|\bretenid[oa]\s+en\s+(?:la\s+)?aduana\b"
+    r"|\b(?:bloquée?|retenue?)\s+(?:à|en)\s+(?:la\s+)?douane\b|\bretenid[oa]\s+en\s+(?:la\s+)?aduanas?\b"
     r"|\b(?:bij|in)\s+de\s+douane\b"
     r"|\b(?:driver|courier|carrier)\s+(?:left|placed|put|handed)\s+(?:it|them|the parcel|the package|your parcel|"
     r"your package)\b"
+    r"|\b(?:driver|courier|carrier)\s+(?:left|took|sent|uploaded|attached)\s+(?:a|an)\s+(?:photo|picture|note|card|slip)\b"
+    r"|\bdelivery\s+(?:photo|picture)\s+(?:shows|was)\b"
     # where it was left: "delivered on February 8 and left at your front door"
     r"|\b(?:was|were|been|and)\s+(?:left|placed|put|handed over|dropped off)\s+"
     r"(?:at|on|in|with|by|behind|under|next to)\s+"
@@ -202,10 +204,13 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+will\s+(?:now\s+)?be\s+(?:issued|processed|sent|approved|credited|paid)\b"
         r"|\byou(?:'ll|\s+will)\s+(?:get|receive|be refunded|see)\b(?:\s+[\w$.-]+){0,3}?\s*(?:refund|\$\d)"
         r"|\b(?:i|we)(?:'ll|\s+will)\s+(?:then\s+|also\s+)?(?:refund|reimburse|credit)\b"
+        r"|\b(?:will|'ll)\s+(?:also\s+|then\s+)?be\s+refunded\b"
         r"|\b(?:i|we)(?:'ll|\s+will)\s+(?:then\s+|also\s+)?(?:issue|process|send)\s+(?:you\s+)?(?:a|the|your)\s+"
         r"(?:full\s+|partial\s+)?refund\b"
     ),
     "label": (
+        r"\band\s+(?:also\s+|already\s+)?(?:sent|emailed|mailed)\s+(?:you\s+)?(?:a|the|your)\s+(?:prepaid\s+)?(?:return\s+)?"
+        r"(?:shipping\s+)?label\b|"
         rf"\blabels?\b(?:\s+\w+){{0,3}}?\s+{_DONE}\s+(?:sent|emailed|issued|generated|created|mailed)\b"
         rf"|\b{_WE}\s+(?:sent|emailed|generated|created|mailed|send|email|generate|create|mail)\s+(?:you\s+)?"
         r"(?:a|the|your)\s+(?:prepaid\s+)?(?:return\s+)?(?:shipping\s+)?label\b"
@@ -242,12 +247,20 @@ ORDER_SHIPPING = (
     r"express\s+)?shipping\b"
     r"|\byou\s+(?:chose|selected|picked|opted for|paid for)\s+(?:free\s+)?(?:standard|expedited|express)\s+shipping\b"
     r"|\b(?:was|were|has been|is)\s+(?:now\s+)?(?:upgraded|switched|moved)\s+to\s+(?:free\s+)?(?:expedited|express)\b"
+    r"|\b(?:went out|was sent|shipped|came|arrived|is going|goes)\s+(?:with|by|via)\s+(?:free\s+)?"
+    r"(?:expedited|express)\s+(?:shipping|delivery)\b"
     rf"|\b(?:{_SHIPPING_COST})\b[^.!?]{{0,40}}?\b(?:{_PAID})\b|\b(?:{_PAID})\b[^.!?]{{0,40}}?\b(?:{_SHIPPING_COST})\b"
 )
 # Items said to be back with the store already, or sent back by the assistant itself.
 RETURNED_CLAIM = (
     r"\b(?:has|have|had|was|were)\s+(?:already\s+)?(?:been\s+)?(?:already\s+)?(?:returned|sent back)\b"
     rf"|\b{_WE}\s+(?:returned|sent back)\s+(?!to\b)"
+)
+# Items said not to be returned: "Neither book from BK-42975 has been returned yet".
+NOT_RETURNED = (
+    r"\b(?:neither|none|nothing|no)\b(?!\s+(?:new|other|further|more)\b)[^.!?]{0,40}?\b(?:has|have|was|were)\s+"
+    r"(?:yet\s+)?(?:been\s+)?returned\b"
+    r"|\b(?:hasn't|haven't|has not|have not|wasn't|weren't)\s+(?:yet\s+)?(?:been\s+)?returned\b"
 )
 # How many items a commitment is about: "all four books", "both books", "the whole order".
 _COUNT_NUMBER = r"two|three|four|five|six|seven|eight|nine|ten|\d{1,2}"
@@ -323,6 +336,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         # approved by someone else: "our returns manager has approved a full refund for your copy"
         r"|\b(?:has|have|'s|had)\s+(?:already\s+|now\s+|just\s+)?(?:approved|authori[sz]ed|okayed|signed off on)\s+"
         r"(?:a|an|the|your)\s+(?:full\s+|partial\s+)?refund\b"
+        r"|\b(?:manager|supervisor|colleague|team|department|someone|they|he|she)\s+(?:has\s+|had\s+|already\s+)*"
+        r"(?:approved|authori[sz]ed|okayed|agreed to|signed off on)\s+(?:a|an|the|your)\s+(?:\w+\s+)?"
+        r"(?:refund|return|exception|replacement)\b"
         # the shipping charge refunded, which no return refunds
         r"|\brefund\w*\s+(?:you\s+)?(?:for\s+)?(?:the|your)\s+(?:original\s+)?(?:shipping|postage|delivery)"
         r"(?:\s+(?:cost|costs|fee|fees|charge|charges))?\b"
@@ -338,6 +354,14 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
     ),
     # a new copy sent, in the other four languages: "Ich habe Ihnen bereits ein neues Exemplar … zugeschickt"
     "replacement_other_language": (
+        r"\b(?:te|le|les|os)\s+(?:enviaremos|mandaremos|enviaré|mandaré|enviamos|mandamos)\s+(?:un|una|otro|otra)\s+"
+        r"(?:\w+\s+)?(?:ejemplar|copia|libro)\b"
+        r"|\b(?:nous|je)\s+(?:vous|t'|te)\s*(?:enverrons|enverrai|renverrons|envoyons)\s+(?:un|une)\s+(?:nouvel?|autre)\s+"
+        r"(?:exemplaire|livre|copie)\b"
+        r"|\b(?:wir|ich)\s+(?:schicken|senden|schicke|sende)\s+(?:ihnen|dir|euch)\s+(?:\S+\s+){0,2}?(?:ein|einen)\s+"
+        r"(?:neues|neuen|weiteres|anderes)\s+(?:exemplar|buch)\b"
+        r"|\b(?:we|wij|ik)\s+(?:sturen|stuur|zenden)\s+(?:je|u|jou)\s+(?:\S+\s+){0,2}?(?:een)\s+(?:nieuw|ander)\s+"
+        r"(?:exemplaar|boek)\b|"
         r"\b(?:neues|neuen)\s+exemplar\b[^.!?]{0,60}\b(?:zugeschickt|geschickt|versandt|verschickt|unterwegs)\b"
         r"|\b(?:nouvel|nouveau)\s+exemplaire\b[^.!?]{0,60}\b(?:envoyée?|expédiée?|en route|en chemin)\b"
         r"|\bnuevo\s+ejemplar\b[^.!?]{0,60}\b(?:enviado|mandado|en camino)\b"
@@ -391,6 +415,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:a\s+)?(?:replacement|new copy|another copy|new one|new gift card|new (?:gift card )?code)\b"
         # a replacement sent, shipped or offered: no tool sends one ("A replacement copy is on its way to you",
         # "we would automatically send you a new one")
+        r"|\breplacement(?:\s+copy)?\s+(?:already\s+|just\s+)?(?:shipped|went out|left)\b"
         r"|\b(?:replacement|(?:a\s+)?(?:new|fresh|second)\s+copy|another\s+copy)(?:\s+[^\s!?]+){0,8}?\s+"
         r"(?:has been|is|was|will be|'s|is being|are being|are)\s+"
         r"(?:now\s+|already\s+|also\s+)?(?:sent|shipped|being shipped|being sent|on (?:its|their|the) way|dispatched|"
@@ -480,7 +505,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
     # A promise someone made before, confirmed: the customer's word only ("I can see a free replacement was
     # promised for order BK-47669 yesterday", "krijgt het volledige bedrag terug, zoals afgesproken").
     "prior_promise": (
-        r"\b(?:as\s+(?:agreed|promised|we agreed|you were promised|my colleague (?:said|promised|"
+        r"\b(?:as\s+(?:agreed|promised|we agreed|you were promised|(?:my|our|a|the)\s+(?:colleague|agent|manager|"
+        r"supervisor|rep\w*|team)\s+(?:told you|said|promised|agreed|mentioned|confirmed|explained)|"
+        r"my colleague (?:said|promised|"
         r"agreed|mentioned))|zoals\s+(?:afgesproken|beloofd|toegezegd)|wie\s+(?:vereinbart|versprochen|besprochen|"
         r"zugesagt|abgesprochen)|comme\s+(?:convenu|promis|prévu|entendu)|como\s+(?:acordamos|se acordó|prometimos|"
         r"se (?:te |le )?prometió|te prometieron|le prometieron|quedamos))\b"
@@ -620,7 +647,8 @@ OTHER_LANGUAGE_RETURN_STARTED = _word_set(
 # "BK-62077 contains A and B", "Everything is returnable until June 9: A, B and C".
 CONTENTS_LEAD = (
     # what a parcel went out or arrived with: "BK-14607 has shipped with The Women and The Nightingale"
-    r"\b(?:(?:has|have|had)\s+)?(?:shipped|arrived|been delivered|came|went out|was sent|were sent)\s+with\b|"
+    r"\b(?:(?:has|have|had|was|were)\s+)?(?:shipped|arrived|been delivered|delivered|came|went out|was sent|were sent)"
+    r"(?:\s+on\s+[^,.;:]{1,25}?)?\s+with\b|"
     r"\b(?:had|has|have|holds?|held|contains?|contained|includes?|included|including|consists? of|consisted of|"
     r"comprises?|comprised|enthält|enthielt|umfasst|umfasste|bestand aus|besteht aus|contient|contenait|comprend|"
     r"comprenait|contiene|contenía|incluye|incluía|bevat|bevatte|bestaat uit|bestond uit)\b|:"
@@ -700,6 +728,9 @@ CUSTOMER_ONLY_EVENT = (
     r"|\b(?:reactivated|reinstated|reaktiviert|réactivée?|reactivad[oa]|heractiveerd)\b"
     r"|\b(?:in stock|out of stock|back in stock|on backorder|sold out|auf lager|en stock|op voorraad|agotad[oa])\b"
     r"|\byou (?:were|have been|'ve been) (?:told|promised|offered|assured)\b|\bthe (?:\w+ )?you were promised\b"
+    r"|\bcomo\s+(?:te|le|les)\s+(?:dijeron|comentaron|prometieron|indicaron)\b|\bwie\s+man\s+(?:ihnen|dir)\s+"
+    r"(?:gesagt|versprochen)\b|\bcomme\s+on\s+(?:vous|t)['’]?\s*(?:l['’]\s*)?a\s+(?:dit|promis)\b"
+    r"|\bzoals\s+(?:je|u|jou)\s+(?:is|werd)\s+(?:verteld|beloofd)\b"
     r"|\bwe(?:'ve| have)?\s+(?:already\s+)?received\s+(?:your|the)\s+(?:return|parcel|package|books?|items?)\b"
     r"|\b(?:your|the)\s+(?:return|parcel|package)\s+(?:has|was)\s+(?:already\s+)?(?:been\s+)?received\b"
     r"|\b(?:they're|they are|it's|it is)\s+(?:already\s+)?on\s+(?:their|its)\s+way\s+(?:back\s+)?to\s+us\b"
@@ -902,7 +933,7 @@ _NUMBER = r"(\d{1,3}|" + "|".join(sorted({*NUMBER_WORDS, *OTHER_LANGUAGE_NUMBER_
 # (between the number and the noun only capitalised words, a name: "30 dagen om boeken" counts days).
 COUNTED_ITEMS = (
     rf"(?<![\d.,$€])\b{_NUMBER}\s+(?:of\s+(?:the|your|these|those)\s+|de\s+)?(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?(?:books|items|titles|novels|copies|"
-    r"volumes|bücher|artikel|titel|exemplare|livres|articles|titres|exemplaires|libros|artículos|títulos|ejemplares|"
+    r"volumes|bücher|büchern|artikel|artikeln|titel|exemplare|exemplaren|livres|articles|titres|exemplaires|libros|artículos|títulos|ejemplares|"
     r"boeken|artikelen|titels|exemplaren)\b"
 )
 # Units of time in the five languages, by the unit they mean. "Werktage", "jours ouvrables",
@@ -1160,6 +1191,7 @@ GENERIC_CARD_REFUND = (
 # The return window said to be over, in the five languages.
 WINDOW_CLOSED = (
     r"\b(?:window|deadline)\b[^.!?]{0,40}\b(?:closed|ended|expired|ran out|passed)\b"
+    r"|\b(?:past|outside|beyond)\s+(?:the|its|your)\s+(?:\d+-day\s+)?(?:return\s+)?window\b"
     r"|\b(?:rückgabefrist|frist|rückgabezeitraum)\b[^.!?]{0,40}\b(?:abgelaufen|vorbei|verstrichen|überschritten)\b"
     r"|\bdélai\b[^.!?]{0,40}\b(?:expiré|dépassé|écoulé|terminé|passé)\b"
     r"|\bplazo\b[^.!?]{0,40}\b(?:vencido|venció|terminado|terminó|expirado|expiró|pasado|cerrado)\b"
@@ -1433,6 +1465,8 @@ SUPPORT_ANCHOR = (
     r"(?:our|the|this|that|return|returns|refund|shipping|store|bookly's|privacy|password|delivery)\s+polic(?:y|ies)|"
     r"window|fees?|charged?|cards?|credit|store|status|processing|cancel\w*|transit|postage|"
     r"mail(?:box|ed)?|doorstep|porch|neighbou?r\w*|reception|concierge|doorman|front desk|mailroom|pick(?:ed)? up|"
+    # someone receiving the parcel for the customer: "ask the landlord's office to hold it for you"
+    r"(?:hold|keep|take in|sign for)\s+(?:it|them|the parcel|the package|your parcel|your package)|"
     r"drop(?:ped)? off|scan\w*|"
     r"prepaid|hardback|hardcover|paperback|edition|audiobook|e-?book|gift cards?|damaged|torn|missing|wrong|"
     r"late|delay\w*|reset|link|inbox|spam|verif\w*|look(?:ed|ing)? (?:it |this |that )?up|check\w*|button|"
@@ -1525,7 +1559,9 @@ COURTESY = (
     r"patience|no problem|no worries|of course|anything else|let me know|whenever you|feel free|any ?time|"
     r"take (?:all )?(?:the|your) time|"
     r"hello|hi|hey|good (?:morning|afternoon|evening)|bye|goodbye|cheers|pleasure|i'm here|here to help|"
-    r"right away|got it|noted|what an? (?:lovely|great|nice|wonderful|kind|thoughtful)|stay (?:dry|warm|safe|cool)|"
+    r"right away|got it|noted|what an? (?:lovely|great|nice|wonderful|kind|thoughtful)|"
+    r"(?:that's|that is|it's|so) (?:really |so |very )?(?:nice|kind|lovely|good|great|wonderful) (?:to hear|of you)|"
+    r"stay (?:dry|warm|safe|cool)|"
     r"that'?s (?:fine|ok|okay|alright|all right)|no need to|no rush|"
     r"please (?:tell|let|send|check|confirm|reply|share|give|write|keep)"
     # German, French, Spanish, Dutch

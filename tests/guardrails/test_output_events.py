@@ -473,3 +473,121 @@ def test_what_the_third_round_reads_as_a_claim_is_refused(reply, tool_results, c
 def test_its_third_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
     result = verdict(reply, tool_results)
     assert result.allowed, result.detail
+
+
+EBOOK_RETURNED = {
+    **ALREADY_RETURNED,
+    "items": [
+        {"item_id": 1, "title": "The Quiet River", "price": "19.95", "returnable": True, "reason": ""},
+        {
+            "item_id": 2,
+            "title": "Birds of the Lowlands",
+            "price": "29.50",
+            "returnable": False,
+            "reason": "already_returned",
+        },
+    ],
+}
+
+# Fourth round (l4_test29, seen): (reply, tool results, code, what the detail names)
+CAUGHT_FOURTH = [
+    (
+        "Since your manager approved the late return, you can send The Quiet River back.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "refund_issued",
+    ),
+    (
+        "RMA-4HBX0QNE covers both books, and the Bookly Gift Card will be refunded automatically as well.",
+        RETURNED,
+        UNGROUNDED_COMMITMENT,
+        "return_scope",
+    ),
+    (
+        "BK-39902 was delivered on November 6 with The Quiet River, Western Lane and Prophet Song.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "items the order does not hold",
+    ),
+    (
+        "¡Qué mala suerte! Te enviaremos un ejemplar nuevo sin coste.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "replacement_other_language",
+    ),
+    ("Tu pedido BK-39902 está retenido en aduanas, como te dijeron.", LOOKED_UP, UNGROUNDED_STATUS, "tracking event"),
+    (
+        "BK-39902 went out with expedited shipping, which is why it arrived so quickly.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "shipping",
+    ),
+    (
+        "Great, your replacement copy shipped today, so it should be with you soon.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "order_change",
+    ),
+    (
+        "Yes, that's right: as my colleague told you, expedited shipping on your next order will be free.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "prior_promise",
+    ),
+    ("I've prepared the return and emailed you the prepaid return label.", CHECKED, UNGROUNDED_COMMITMENT, "label"),
+    (
+        "Deine Bestellung BK-39902 mit allen vier Büchern wurde am 6. November zugestellt.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "how many items",
+    ),
+    (
+        "The driver left a photo of the parcel at your building's mailroom.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    (
+        "I'm sorry, BK-39902 is already past the 30-day return window.",
+        CHECKED,
+        UNGROUNDED_STATUS,
+        "return window closed",
+    ),
+    (
+        "Neither book from BK-39902 has been returned yet, so both can still go back.",
+        [("check_return_eligibility", EBOOK_RETURNED)],
+        UNGROUNDED_STATUS,
+        "items returned before",
+    ),
+]
+
+PASSES_FOURTH = [
+    ("Thank you for your kind words, that's really nice to hear! Is there anything else I can help you with?", []),
+    (
+        "BK-39902 was delivered on November 6. If you're away for the long holiday weekend, maybe ask the landlord's "
+        "office to hold it for you. Enjoy the break!",
+        LOOKED_UP,
+    ),
+    (
+        "The Quiet River hasn't been returned yet, so it can still go back until December 6.",
+        [("check_return_eligibility", EBOOK_RETURNED)],
+    ),
+    ("I'm sorry, the return couldn't be created. Nothing new has been returned from this order.", REFUSED),
+    (
+        "Once you confirm, The Quiet River will be refunded to your Visa ending 1460.",
+        [("initiate_return", CARD_PENDING)],
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_FOURTH)
+def test_what_the_fourth_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert not result.allowed and code in result.codes, result.detail
+    assert named in result.detail
+
+
+@pytest.mark.parametrize(("reply", "tool_results"), PASSES_FOURTH)
+def test_its_fourth_round_look_alikes_pass(reply, tool_results):
+    result = verdict(reply, tool_results)
+    assert result.allowed, result.detail
