@@ -124,6 +124,7 @@ class Grounding:
     item_authors: frozenset[tuple[str, str]] = frozenset()  # (casefolded title, casefolded author)
     order_counts: frozenset[int] = frozenset()  # how many orders each complete order list held
     partial_order_lists: frozenset[int] = frozenset()  # how many orders each truncated list showed (of more)
+    digital_items: frozenset[str] = frozenset()  # casefolded titles of ebook and audiobook items
     gift_cards: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title): items that are no book
     item_counts: frozenset[tuple[str, int]] = frozenset()  # (order id, how many items a result listed, copies too)
     returned_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) returned before
@@ -265,6 +266,7 @@ class _Facts:
     item_authors: set[tuple[str, str]] = field(default_factory=set)
     order_counts: set[int] = field(default_factory=set)
     partial_order_lists: set[int] = field(default_factory=set)
+    digital_items: set[str] = field(default_factory=set)
     gift_cards: set[tuple[str, str]] = field(default_factory=set)
     item_counts: set[tuple[str, int]] = field(default_factory=set)
     returned_items: set[tuple[str, str]] = field(default_factory=set)
@@ -407,11 +409,13 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
         if name == "check_return_eligibility" and _order_id_of(result):
             facts.statuses.add((_order_id_of(result), "delivered"))
     if name == "check_return_eligibility" and _order_id_of(result):
-        items = result.get("items") if isinstance(result.get("items"), list) else []
+        items = [item for item in result.get("items") or [] if isinstance(item, dict) and item.get("title")]
+        # (an order may hold a title twice, the ebook and the paperback: the returnable copy can go back)
+        returnable = {str(item["title"]).casefold() for item in items if item.get("returnable") is not False}
         facts.unreturnable_items |= {
             (_order_id_of(result), str(item["title"]).casefold())
             for item in items
-            if isinstance(item, dict) and item.get("returnable") is False and item.get("title")
+            if item.get("returnable") is False and str(item["title"]).casefold() not in returnable
         }
         facts.returned_items |= {
             (_order_id_of(result), str(item["title"]).casefold())
@@ -427,6 +431,11 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
         if isinstance(order, dict) and name in ("lookup_order", "check_return_eligibility") and _order_id_of(order):
             facts.order_items |= {(_order_id_of(order), title) for title in _item_titles(order)}
             listed = order.get("items") if isinstance(order.get("items"), list) else []
+            facts.digital_items |= {
+                str(item["title"]).casefold()
+                for item in listed
+                if isinstance(item, dict) and item.get("category") in ("ebook", "audiobook") and item.get("title")
+            }
             if listed:
                 facts.item_counts.add((_order_id_of(order), len(listed)))
             facts.gift_cards |= {
@@ -875,6 +884,13 @@ _DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
 _YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _COUNTED_ITEMS = re.compile(patterns.COUNTED_ITEMS, re.IGNORECASE)
+_PRINT_FORMAT = re.compile(r"paperback|softcover|taschenbuch|broché|tapa blanda|paperback-editie", re.IGNORECASE)
+_DIGITAL_WORD = re.compile(
+    r"\b(?:e-?books?|audio ?books?|hörb[üu]ch\w*|livres? (?:audio|numériques?)|audiolibros?|libros? electrónicos?|"
+    r"luisterboek\w*)\b",
+    re.IGNORECASE,
+)
+_HOLDING = re.compile(r"\b(?:has|had|have|holds?|held|contains?|contained|includes?|included|with|there are)\b", re.I)
 _RETURNED_CLAIM = re.compile(patterns.RETURNED_CLAIM, re.IGNORECASE)
 _NOT_RETURNED = re.compile(patterns.NOT_RETURNED, re.IGNORECASE)
 _ORDER_SHIPPING = re.compile(patterns.ORDER_SHIPPING, re.IGNORECASE)
@@ -900,6 +916,8 @@ _NO_ACTION_AFTER = {
         r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
     ),
     "keep": re.compile(r"\s+(?:it|this|that)\s+(?:between us|to myself|a secret|in mind)\b", re.IGNORECASE),
+    # "we'll work out the next step": talk about what to do, not an action
+    "work": re.compile(r"\s+(?:it\s+)?out\b", re.IGNORECASE),
 }
 _ORDER_TOTAL_WORD = re.compile(patterns.ORDER_TOTAL_WORD, re.IGNORECASE)
 _REFUND_CONTEXT = re.compile(patterns.REFUND_CONTEXT, re.IGNORECASE)
@@ -1162,7 +1180,11 @@ def _more_items_than_held(sentence: str, named: set[str], grounding: Grounding) 
         clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
         if _NEGATION.search(clause) or _HEDGE.search(clause) or sentence.rstrip().endswith("?"):
             continue
-        if unlisted or _number(match.group(1)) > max(counts):
+        if unlisted:
+            # only what the order is said to hold ("BK-90346 has 3 copies"), not "the other two books"
+            if _HOLDING.search(clause) and not re.search(r"\bother\s*$", clause, re.IGNORECASE):
+                return True
+        elif _number(match.group(1)) > max(counts):
             return True
     return False
 
@@ -1191,6 +1213,8 @@ def _tracking_problems(sentence: str, grounding: Grounding) -> list[str]:
 def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     """Facts bound to the wrong order: another order's items, or an ineligible order said to be returnable."""
     problems = []
+    # A print copy told apart from an ebook or audiobook of the thread that the reply names as such.
+    contrasted = bool(grounding.digital_items) and any(_DIGITAL_WORD.search(sentence) for sentence in sentences)
     for sentence in sentences:
         named = _extract_order_ids(sentence)
         if len(named) == 1:
@@ -1229,7 +1253,7 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("yesterday")
         problems += _tracking_problems(sentence, grounding)
         problems += _date_role_problems(sentence, grounding)
-        if _item_format_claimed(sentence, grounding):
+        if _item_format_claimed(sentence, grounding, contrasted):
             problems.append("an item's format")
         if _wrong_author(sentence, grounding):
             problems.append("an item's author")
@@ -1279,12 +1303,14 @@ def _date_role_problems(sentence: str, grounding: Grounding) -> list[str]:
     return problems
 
 
-def _item_format_claimed(sentence: str, grounding: Grounding) -> bool:
+def _item_format_claimed(sentence: str, grounding: Grounding, contrasted: bool = False) -> bool:
     """ "The hardcover edition of Piranesi": a format said of a thread's item whose title does not say it."""
     if not _titles_in(sentence, grounding):
         return False
     bare = _without(sentence, grounding.titles)  # "The Hobbit (Illustrated Edition)" says it itself
     match = _ITEM_FORMAT.search(bare)
+    if match is not None and contrasted and _PRINT_FORMAT.fullmatch(match.group()):
+        return False  # "the paperback of Piranesi" beside its ebook: the print copy, as the results tell it apart
     return match is not None and _asserted(bare, match)
 
 
@@ -1557,15 +1583,16 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 unbacked.append(f"action: {verb}")
         # The handoff intent backs its escalation: the server renders the handoff itself.
         handed_off = intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence)
-        for match in () if handed_off else _AGENT_ACTION.finditer(sentence):
+        untitled = _without(sentence, grounding.titles)  # "The Storm We Made" is a title, not an action
+        for match in () if handed_off else _AGENT_ACTION.finditer(untitled):
             verb = (match.group("verb") or match.group("past")).lower()
             no_action = _NO_ACTION_AFTER.get(verb)
-            if no_action is not None and no_action.match(sentence, match.end()):
+            if no_action is not None and no_action.match(untitled, match.end()):
                 continue
-            if _RETURN_OBJECT.match(sentence, match.end()) and (grounding.pending_returns or applied_orders):
+            if _RETURN_OBJECT.match(untitled, match.end()) and (grounding.pending_returns or applied_orders):
                 continue  # "I've lined up a return of …": the prepared or written return, checked above
             # A promise made on a condition is still a promise: only a negated or asked one is none.
-            if verb not in patterns.AGENT_VERBS_BACKED and _conditional(sentence, match):
+            if verb not in patterns.AGENT_VERBS_BACKED and _conditional(untitled, match):
                 unbacked.append(f"action: {verb}")
         for kind, pattern in _UNBACKED_COMMITMENTS.items():
             match = pattern.search(sentence)

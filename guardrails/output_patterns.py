@@ -134,6 +134,7 @@ TRACKING_EVENT = (
     r"boxes|deliveries)\b|\b(?:ships?|shipped|sent|coming|arrive|arriving|follows?|following)\s+(?:in\s+a\s+)?"
     r"(?:separately|in (?:a )?separate (?:parcel|package|shipment|box)s?)\b"
     r"|\bwill\s+follow\s+(?:separately|later|in a (?:second|separate) (?:parcel|package|shipment))\b"
+    r"|\bin\s+(?:two|2|three|3|several|multiple)\s+(?:separate\s+)?(?:parcels|packages|shipments|boxes)\b"
 )
 # Words that make a statement a guess, not a claim: "the driver may have left it with a neighbour".
 HEDGE = r"\b(?:may|might|could|possibly|perhaps|probably|maybe|likely|often|sometimes|usually|typically)\b"
@@ -255,6 +256,7 @@ ORDER_SHIPPING = (
 RETURNED_CLAIM = (
     r"\b(?:has|have|had|was|were)\s+(?:already\s+)?(?:been\s+)?(?:already\s+)?(?:returned|sent back)\b"
     rf"|\b{_WE}\s+(?:returned|sent back)\s+(?!to\b)"
+    r"|\byou(?:'ve|\s+have)\s+(?:already\s+)?(?:returned|sent back)\s+(?!to\b)"
 )
 # Items said not to be returned: "Neither book from BK-42975 has been returned yet".
 NOT_RETURNED = (
@@ -336,9 +338,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         # approved by someone else: "our returns manager has approved a full refund for your copy"
         r"|\b(?:has|have|'s|had)\s+(?:already\s+|now\s+|just\s+)?(?:approved|authori[sz]ed|okayed|signed off on)\s+"
         r"(?:a|an|the|your)\s+(?:full\s+|partial\s+)?refund\b"
-        r"|\b(?:manager|supervisor|colleague|team|department|someone|they|he|she)\s+(?:has\s+|had\s+|already\s+)*"
-        r"(?:approved|authori[sz]ed|okayed|agreed to|signed off on)\s+(?:a|an|the|your)\s+(?:\w+\s+)?"
-        r"(?:refund|return|exception|replacement)\b"
+        r"|(?<!\byou\s)(?<!\byou've\s)(?<!\byou have\s)(?<!\bi\s)(?<!\bi've\s)(?<!\bwe\s)(?<!\bwe've\s)"
+        r"\b(?:approved|authori[sz]ed|okayed|signed off on)\s+(?:a|an|the|your)\s+(?:late\s+|special\s+|full\s+|"
+        r"partial\s+)?(?:refund|return|exception|replacement)\b"
         # the shipping charge refunded, which no return refunds
         r"|\brefund\w*\s+(?:you\s+)?(?:for\s+)?(?:the|your)\s+(?:original\s+)?(?:shipping|postage|delivery)"
         r"(?:\s+(?:cost|costs|fee|fees|charge|charges))?\b"
@@ -543,9 +545,12 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\byou(?:'ll|\s+will|\s+should)\s+(?:also\s+|soon\s+|shortly\s+|then\s+)*(?:receive|get)\s+"
         r"(?:\S+\s+){0,3}?(?:(?:confirmation|summary|receipt|invoice|recap|tracking details)\s+(?:e-?mail|by e-?mail)\b"
         r"|e-?mail\s+(?:with|containing)\s+(?:\S+\s+){0,3}?(?:confirmation|summary|receipt|invoice|recap|details)\b"
-        r"|e-?mail\s+confirming\b)"
+        r"|e-?mail\s+confirming\b"
+        r"|e-?mail\s+(?:from us\s+)?(?:\S+\s+){0,4}?with\s+(?:the\s+)?(?:next steps|an update)\b)"
         r"|\b(?:a|an|the)\s+(?:\S+\s+){0,2}?(?:confirmation|summary|receipt|invoice)(?:\s+e-?mail)?\s+"
         r"(?:is|'s|has been|was|will be)\s+(?:now\s+|already\s+)?(?:on (?:its|the) way|sent|emailed|coming)\b"
+        r"|\b(?:ich|wir)\s+(?:schick|schicke|schicken|sende|senden|maile)\s+(?:dir|ihnen|euch)\s+(?:\S+\s+){0,3}?"
+        r"(?:bestätigung|zusammenfassung|rechnung|quittung)\w*"
         r"|\b(?:sie|du)\s+(?:erhalten|erhältst|bekommen|bekommst)\s+(?:\S+\s+){0,3}?(?:bestätigung|"
         r"zusammenfassung|rechnung|quittung)\w*"
         r"|\b(?:vous|tu)\s+(?:recevrez|recevras|allez recevoir|vas recevoir)\s+(?:\S+\s+){0,4}?(?:confirmation|"
@@ -647,6 +652,7 @@ OTHER_LANGUAGE_RETURN_STARTED = _word_set(
 # "BK-62077 contains A and B", "Everything is returnable until June 9: A, B and C".
 CONTENTS_LEAD = (
     # what a parcel went out or arrived with: "BK-14607 has shipped with The Women and The Nightingale"
+    r"\bin\s+(?:the|your)\s+(?:parcel|package|box|order|shipment)\s+(?:were|was|are|is)\b|"
     r"\b(?:(?:has|have|had|was|were)\s+)?(?:shipped|arrived|been delivered|delivered|came|went out|was sent|were sent)"
     r"(?:\s+on\s+[^,.;:]{1,25}?)?\s+with\b|"
     r"\b(?:had|has|have|holds?|held|contains?|contained|includes?|included|including|consists? of|consisted of|"
@@ -1177,6 +1183,8 @@ RETURNABLE_CLAIM = (
     r"|\b(?:se\s+)?(?:puede|pueden|podrá|podrán)\s+(?:\w+\s+)?(?:devolver|reembolsar|ser devuelt[oa]s?)\b"
     r"|\b(?:kann|können)\s+(?:\w+\s+){0,3}?(?:zurückgegeben|zurückgeschickt|erstattet)\b"
     r"|\b(?:kan|kunnen)\s+(?:\w+\s+){0,3}?(?:geretourneerd|teruggestuurd|terugbetaald|retour)\b"
+    r"|\b(?:kun|kan|kunt|kunnen)\s+(?:je|u|jullie)\s+(?:\w+\s+){0,4}?(?:retourneren|terugsturen|terugbrengen)\b"
+    r"|\b(?:kannst|können)\s+(?:du|sie)\s+(?:\w+\s+){0,4}?(?:zurückgeben|zurückschicken|zurücksenden)\b"
 )
 NOT_RETURNABLE = (
     r"\b(?:non-?returnable|final sale|except\w*|excluding|other than|apart from|nothing|none|neither|nor)\b"

@@ -591,3 +591,114 @@ def test_what_the_fourth_round_reads_as_a_claim_is_refused(reply, tool_results, 
 def test_its_fourth_round_look_alikes_pass(reply, tool_results):
     result = verdict(reply, tool_results)
     assert result.allowed, result.detail
+
+
+APPLIED_ONE = {
+    "rma_number": "RMA-4HBX0QNE",
+    "order_id": "BK-39902",
+    "items": [{"title": "The Quiet River", "refund_amount": "19.95"}],
+    "refund_amount": "19.95",
+    "refund_method": "Visa ending 1460",
+}
+PIRANESI_TWICE = {
+    **ALREADY_RETURNED,
+    "items": [
+        {
+            "item_id": 1,
+            "title": "Piranesi",
+            "price": "9.99",
+            "category": "ebook",
+            "returnable": False,
+            "reason": "item_not_returnable",
+        },
+        {"item_id": 2, "title": "Piranesi", "price": "17.00", "category": "fiction", "returnable": True, "reason": ""},
+    ],
+}
+STORM_ORDER = {
+    **ORDER,
+    "items": [
+        {"title": "Weather", "author": "Jenny Offill", "price": "15.00", "category": "fiction"},
+        {"title": "The Storm We Made", "author": "Vanessa Chan", "price": "18.00", "category": "fiction"},
+    ],
+    "total": "33.00",
+}
+
+# Fifth round (l4_test30, seen): (reply, tool results, code, what the detail names)
+CAUGHT_FIFTH = [
+    (
+        "Great, since Dana approved the return on the phone yesterday, you're all set for BK-39902.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "refund_issued",
+    ),
+    (
+        "BK-39902 was delivered on November 6. In the parcel were The Quiet River, Beartown and Anxious People.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "items the order does not hold",
+    ),
+    (
+        "Since you've already returned The Quiet River, Birds of the Lowlands is the only book left to return.",
+        CHECKED,
+        UNGROUNDED_COMMITMENT,
+        "already_returned",
+    ),
+    (
+        "You'll receive an email from us within 24 hours with the next steps for BK-39902.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "store_email",
+    ),
+    ("Ich schick dir gleich noch eine Bestätigung per Mail.", LOOKED_UP, UNGROUNDED_COMMITMENT, "store_email"),
+    (
+        "Cadeaukaarten kun je binnen 30 dagen retourneren, zolang ze nog niet gebruikt zijn.",
+        LOOKED_UP,
+        UNGROUNDED_POLICY,
+        "returnable",
+    ),
+    (
+        "BK-39902 has shipped in two separate parcels, so the books may arrive on different days.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+]
+
+PASSES_FIFTH = [
+    (
+        "BK-39902 shows as delivered on November 6. If it still doesn't turn up, come back to me and we'll work out "
+        "the next step.",
+        LOOKED_UP,
+    ),
+    (
+        "Weather by Jenny Offill and The Storm We Made by Vanessa Chan were delivered together on November 6.",
+        [("lookup_order", STORM_ORDER)],
+    ),
+    (
+        "The paperback of Piranesi can be returned. The ebook of Piranesi can't, since ebooks aren't returnable.",
+        [("check_return_eligibility", PIRANESI_TWICE)],
+    ),
+    (
+        "Your return is confirmed under RMA-4HBX0QNE. The other two books in BK-39902 aren't part of this return.",
+        [("initiate_return", APPLIED_ONE)],
+    ),
+    ("Thanks for confirming! You approved the return in the app, so it's now written under RMA-4HBX0QNE.", RETURNED),
+]
+
+
+@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_FIFTH)
+def test_what_the_fifth_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert not result.allowed and code in result.codes, result.detail
+    assert named in result.detail
+
+
+@pytest.mark.parametrize(("reply", "tool_results"), PASSES_FIFTH)
+def test_its_fifth_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert result.allowed, result.detail
+
+
+def test_a_print_copy_is_no_format_claim_only_beside_a_digital_one(scope_scorer_silent):
+    paperback = "BK-39902 was delivered on November 6 with the paperback of The Quiet River."
+    assert not verdict(paperback, LOOKED_UP).allowed
