@@ -66,6 +66,8 @@ PINNED_SHA256 = {
     "l4_test28.jsonl": "9c9482db74bb9c1764c8c40e86813db3ddf7213d4fb42306b1ab265361043584",
     "l4_test29.jsonl": "6afdd266b201be978bd0ce1ad5046fca69ceb4fd79019a5a4f7c8bb2807be922",
     "l4_test30.jsonl": "b6777f00f64226e9be07884c4f3b886e7eed2e3535b6ef1310d04394babb7585",
+    "l4_test31.jsonl": "ac11181f746928a29d6221a6f4fa2c365d1af6562aaa85b9bdbcd547b5ea57e0",
+    "l4_test32.jsonl": "de0b4971a1e4c1ce6465dac68899f5de907a6003735c780706b5e7d9646fdad3",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -120,12 +122,14 @@ MINIMUM = {
     "l4_test28.jsonl": {"pass": 190, "block": 130},
     "l4_test29.jsonl": {"pass": 190, "block": 130},
     "l4_test30.jsonl": {"pass": 190, "block": 130},
+    "l4_test31.jsonl": {"pass": 190, "block": 130},
+    "l4_test32.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
 # l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i-, l4h-, l4g-,
 # l4f-, l4e-, l4d-, l4c-, l4b-, l4a- (third to twenty-sixth L4 parts), then four letters: l4za-, l4zb-, l4zc-
-# and l4zd- (twenty-seventh to thirtieth).
+# to l4zf- (twenty-seventh to thirty-second).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",
@@ -173,6 +177,8 @@ ID_PREFIX = {
     "l4_test28.jsonl": "l4zb",
     "l4_test29.jsonl": "l4zc",
     "l4_test30.jsonl": "l4zd",
+    "l4_test31.jsonl": "l4ze",
+    "l4_test32.jsonl": "l4zf",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
