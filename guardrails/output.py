@@ -884,6 +884,13 @@ _DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
 _YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _COUNTED_ITEMS = re.compile(patterns.COUNTED_ITEMS, re.IGNORECASE)
+_WITHIN_WINDOW = re.compile(r"\bwithin\s+(?:the|its|your|\d+|thirty)\b", re.IGNORECASE)
+_STILL_RETURNABLE = re.compile(r"\byou\s+(?:can|could|may)\s+(?:still\s+)?(?:return|send back)\b", re.IGNORECASE)
+_KEPT = re.compile(
+    r"\b(?:keep|keeping|kept|stays? with you|remains? with you|behalten|behältst|garder|gardez|quedarte|quedarse|"
+    r"houden|houdt|blijft bij (?:je|u))\b",
+    re.IGNORECASE,
+)
 _PRINT_FORMAT = re.compile(r"paperback|softcover|taschenbuch|broché|tapa blanda|paperback-editie", re.IGNORECASE)
 _DIGITAL_WORD = re.compile(
     r"\b(?:e-?books?|audio ?books?|hörb[üu]ch\w*|livres? (?:audio|numériques?)|audiolibros?|libros? electrónicos?|"
@@ -945,6 +952,7 @@ _BY_AUTHOR = re.compile(rf"\s+{_AUTHOR_AFTER_TITLE}\s+(?![$€\d])((?:\b\w\.\s+|
 # A listed title followed by nothing but its (masked) author is still a list entry (Spanish "Aura de Carlos Fuentes").
 _BY_AUTHOR_ONLY = re.compile(rf"\s*(?:(?:{_AUTHOR_AFTER_TITLE}|de)\s*\x00)?\s*[.!?]?\s*")
 # An entry's masked author at its end: "The Nightingale by <author>." is looked up as "The Nightingale".
+_AUTHOR_END = re.compile(r"\s+(?:and|und|et|y|en|&)\s+")  # (not "van", "de": "Bessel van der Kolk")
 _BY_AUTHOR_TAIL = re.compile(rf"\s+(?:{_AUTHOR_AFTER_TITLE}|de)\s*\x00\s*[.!?]?\s*$")
 _HEARSAY = re.compile(
     r"\b(?:to hear|you (?:say|said|mention\w*|describe\w*|report\w*|think|believe)|if|whether|sounds like|seems)\b",
@@ -1268,7 +1276,13 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("an event no tool reports")
         problems += _amount_role_problems(sentence, money, grounding)
         match = _ELIGIBLE_CLAIM.search(sentence)
-        if match is not None and named and named <= grounding.ineligible_orders and _asserted(sentence, match):
+        about = named
+        if not named:
+            # "Yes, you can still return The Kite Runner": the order is the one of the titles it names
+            # ("it can be returned within the window like any other book" is the policy, not this order)
+            match = None if _WITHIN_WINDOW.search(sentence) else match or _STILL_RETURNABLE.search(sentence)
+            about = {owner for owner, title in grounding.order_items if title in _titles_in(sentence, grounding)}
+        if match is not None and about and about <= grounding.ineligible_orders and _asserted(sentence, match):
             problems.append("eligibility")
         elif _unreturnable_item_claimed(sentence, grounding):
             problems.append("item eligibility")
@@ -1321,7 +1335,8 @@ def _wrong_author(sentence: str, grounding: Grounding) -> bool:
         at = folded.find(title)
         written = _BY_AUTHOR.match(folded, at + len(title)) if at != -1 and len(title) >= 3 else None
         # (the surname is enough: "Ruiz Zafón" for "Carlos Ruiz Zafón")
-        if written and author.split()[-1] not in written.group(1):
+        name = written and _AUTHOR_END.split(written.group(1))[0]
+        if name and author.split()[-1] not in name:
             return True
     return False
 
@@ -1458,6 +1473,13 @@ def _return_count_problem(sentences: list[str], grounding: Grounding) -> bool:
     )
 
 
+def _kept_titles(sentence: str, grounding: Grounding) -> set[str]:
+    """Titles the sentence says the customer keeps ("since you're keeping Small Things Like These",
+    "The Night Circus stays with you"): no part of the return it describes."""
+    parts = (piece for clause in re.split(r"[,;:]", sentence) for piece in _REASON.split(clause))
+    return {title for part in parts if _KEPT.search(part) for title in _titles_in(part, grounding)}
+
+
 def _titles_in(sentence: str, grounding: Grounding) -> set[str]:
     """The thread's titles a sentence names; a title inside a longer one it names ("Dune" in "Dune Messiah") is not."""
     folded = sentence.casefold()
@@ -1524,7 +1546,7 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
             if match is None:
                 continue
             orders = _extract_order_ids(sentence) or applied_orders or grounding.pending_returns or {""}
-            titles = _titles_in(sentence, grounding)
+            titles = _titles_in(sentence, grounding) - _kept_titles(sentence, grounding)
             count = _claimed_count(_match_clause(sentence, match), orders, grounding)
             if not _asserted(sentence, match):
                 # "Once you confirm, I'll return all four books" still promises what the prepared return must cover.
@@ -1569,7 +1591,7 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 unbacked.append("return_prepared")
             elif not _covers(
                 covered,
-                _titles_in(sentence, grounding),
+                _titles_in(sentence, grounding) - _kept_titles(sentence, grounding),
                 _claimed_count(_match_clause(sentence, match), orders, grounding),
             ):
                 unbacked.append("return_scope")
@@ -1633,15 +1655,15 @@ def _returned_claim_unbacked(sentence: str, grounding: Grounding) -> bool:
     # The items said returned: the subject before "was returned", the object after "I've returned".
     clause = _match_clause(sentence, match)
     start = sentence.index(clause)
-    if match.group().lower().startswith(("has", "have", "had", "was", "were")):
-        titles = _titles_in(sentence[start : match.start()], grounding)
-    else:
+    if match.group().lower().startswith(("i", "we", "you")):
         titles = _titles_in(sentence[match.end() : start + len(clause)], grounding)
+    else:
+        titles = _titles_in(sentence[start : match.start()], grounding)
     if titles:
         return not titles <= {title for order_id, title in returned if not named or order_id in named}
     if "already_returned" in grounding.error_codes:
         return False  # the return was refused because an item of it was returned before
-    return not named or not any(order_id in named for order_id, _ in returned)
+    return not any(order_id in named for order_id, _ in returned) if named else not returned
 
 
 def _promised_on_other_terms(sentence: str) -> bool:

@@ -54,6 +54,8 @@ STATUS_CLAIMS: dict[str, str] = {
         r"(?:\b(?:is|are|currently)|'s|'re)\s+(?:now\s+|currently\s+)?out for delivery\b"
         r"|\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:scheduled|due|set|expected)\s+(?:for\s+delivery|to\s+(?:be\s+delivered|"
         r"arrive))\s+(?:today|this (?:morning|afternoon|evening))\b"
+        r"|\b(?:está|están|ist|sind|est|sont|is|zijn)\s+(?:ya\s+|bereits\s+|déjà\s+|al\s+)?(?:en reparto|in zustellung|"
+        r"en cours de livraison)\b"
     ),
     # Lost in transit: no lookup has such a status, so only the customer or the model can have said it
     # ("the carrier marked BK-64555 as lost", "le colis BK-52718 est perdu").
@@ -135,6 +137,8 @@ TRACKING_EVENT = (
     r"(?:separately|in (?:a )?separate (?:parcel|package|shipment|box)s?)\b"
     r"|\bwill\s+follow\s+(?:separately|later|in a (?:second|separate) (?:parcel|package|shipment))\b"
     r"|\bin\s+(?:two|2|three|3|several|multiple)\s+(?:separate\s+)?(?:parcels|packages|shipments|boxes)\b"
+    r"|\ben\s+(?:dos|tres|varios)\s+paquetes\b|\ben\s+(?:deux|trois|plusieurs)\s+colis\b"
+    r"|\bin\s+(?:zwei|drei|mehreren)\s+(?:paketen|sendungen)\b|\bin\s+(?:twee|drie|meerdere)\s+(?:pakketten|zendingen)\b"
 )
 # Words that make a statement a guess, not a claim: "the driver may have left it with a neighbour".
 HEDGE = r"\b(?:may|might|could|possibly|perhaps|probably|maybe|likely|often|sometimes|usually|typically)\b"
@@ -257,6 +261,8 @@ RETURNED_CLAIM = (
     r"\b(?:has|have|had|was|were)\s+(?:already\s+)?(?:been\s+)?(?:already\s+)?(?:returned|sent back)\b"
     rf"|\b{_WE}\s+(?:returned|sent back)\s+(?!to\b)"
     r"|\byou(?:'ve|\s+have)\s+(?:already\s+)?(?:returned|sent back)\s+(?!to\b)"
+    r"|\b(?:al|bereits|schon|déjà|ya)\s+(?:eerder\s+|früher\s+)?(?:geretourneerd|teruggestuurd|zurückgeschickt|"
+    r"zurückgegeben|retournée?s?|renvoyée?s?|devuelt[oa]s?)\b"
 )
 # Items said not to be returned: "Neither book from BK-42975 has been returned yet".
 NOT_RETURNED = (
@@ -323,6 +329,14 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:has|have)\s+(?:now\s+|already\s+)?(?:gone through|landed|cleared)\b"
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+went\s+through\b"
         rf"|\b{_WE}\s+(?:refunded|reimbursed|credited|paid you back)\b"
+        r"|\b(?:system|warehouse|team|store|bookly|colleague|manager)\s+(?:has|have|'s)\s+(?:automatically\s+|already\s+|"
+        r"now\s+|just\s+)*(?:refunded|reimbursed|credited)\b"
+        r"|\b(?:i'm|i am|we're|we are)\s+(?:now\s+|just\s+)?(?:processing|issuing|sending|arranging)\s+"
+        r"(?:your|a|the)\s+(?:full\s+)?refund\b"
+        r"|\b(?:estoy|estamos)\s+(?:procesando|tramitando|emitiendo|gestionando)\s+(?:tu|su|el)\s+(?:reembolso|devolución)\b"
+        r"|\b(?:je|nous)\s+(?:traite|traitons|procède|procédons)\s+(?:à\s+)?(?:votre|ton|le)\s+remboursement\b"
+        r"|\b(?:ich|wir)\s+(?:bearbeite|bearbeiten|veranlasse|veranlassen)\s+(?:ihre|deine|die)\s+(?:rück)?erstattung\b"
+        r"|\b(?:ik|we|wij)\s+(?:verwerk|verwerken|regel|regelen)\s+(?:je|uw|de)\s+terugbetaling\b"
         rf"|\b{_WE}\s+(?:issued|processed|sent|released|initiated|transferred|put through)\s+(?:you\s+)?"
         r"(?:a\s+(?:full\s+|partial\s+)?refund|the\s+refund|your\s+refund|\$\d)"
         r"|\byou(?:'ve|\s+have)\s+(?:already\s+|now\s+)?been\s+(?:refunded|reimbursed|credited)\b"
@@ -400,6 +414,10 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:'ve|'s|\s+have|\s+has)?\s+(?:already\s+)?(?:approved|authori[sz]ed|okayed|signed off on)\b"
     ),
     "order_change": (
+        r"\b(?:ich|wir)\s+(?:storniere|stornieren|ändere|ändern)\s+(?:\S+\s+){0,2}?(?:bestellung|lieferadresse|adresse)\b"
+        r"|\b(?:j'|nous\s+)(?:annule|annulons|modifie|modifions)\s+(?:votre|ta|la)\s+(?:commande|adresse)\b"
+        r"|\b(?:cancelo|anulo|cancelamos|anulamos|cambio|cambiamos)\s+(?:tu|su|el)\s+(?:pedido|dirección)\b"
+        r"|\b(?:ik|we|wij)\s+(?:annuleer|annuleren|wijzig|wijzigen)\s+(?:je|uw|de)\s+(?:bestelling|adres)\b|"
         rf"\b{_WE}\s+(?:now\s+)?(?:cancell?ed|changed|updated|modified|amended|corrected|edited|upgraded|expedited|"
         r"rerouted|redirected|re-routed|prioriti[sz]ed|rushed|cancel|change|update|modify|amend|correct|upgrade|expedite|"
         rf"reroute|redirect|re-route|prioriti[sz]e|rush)\s+{_ORDER_OBJECT}"
@@ -426,6 +444,15 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:replacement|new one|new copy|another copy)\b"
     ),
     "other_action": (
+        r"\b(?:team|warehouse|colleague|department|store|system|carrier|courier)\s+"
+        r"(?:will|'ll|is going to|are going to|is|are)\s+(?:also\s+|now\s+)?"
+        r"(?:send|sending|ship|shipping|mail|mailing|post|posting)\s+(?:you\s+)?(?:a|an|the|your)\b"
+        r"|\b(?:colleague|specialist|supervisor|manager|agent|representative|someone|somebody|staff member)\b"
+        r"(?:\s+[\w-]+){0,5}?\s+(?:will|'ll|is going to)\s+(?:personally\s+)?(?:call|phone|ring|contact|reach out|"
+        r"get back|email|follow up|be in touch|text|visit)\b"
+        # a note said to be on the order in the other languages: "ya consta así en tu pedido"
+        r"|\b(?:ya\s+)?consta\s+(?:así\s+)?en\s+(?:tu|su)\s+pedido\b|\bin\s+(?:ihrer|deiner)\s+bestellung\s+vermerkt\b"
+        r"|\bnoté\s+dans\s+(?:votre|ta)\s+commande\b|\bgenoteerd\s+bij\s+(?:je|uw)\s+bestelling\b|"
         # a request filed on the customer's behalf: "I've put in a refund request for it"
         rf"\b{_WE}\s+(?:put in|put through|submitted|filed|lodged|raised|logged|made|opened|sent|placed|created)\s+"
         r"(?:a|an|the|your)\s+(?:\w+\s+)?(?:refund|cancellation|replacement|reimbursement|compensation|redelivery|"
@@ -551,6 +578,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:is|'s|has been|was|will be)\s+(?:now\s+|already\s+)?(?:on (?:its|the) way|sent|emailed|coming)\b"
         r"|\b(?:ich|wir)\s+(?:schick|schicke|schicken|sende|senden|maile)\s+(?:dir|ihnen|euch)\s+(?:\S+\s+){0,3}?"
         r"(?:bestätigung|zusammenfassung|rechnung|quittung)\w*"
+        r"|\bbestätigung\s+(?:kommt|folgt|geht)\s+(?:\S+\s+){0,2}?per\s+(?:e-?)?mail\b"
         r"|\b(?:sie|du)\s+(?:erhalten|erhältst|bekommen|bekommst)\s+(?:\S+\s+){0,3}?(?:bestätigung|"
         r"zusammenfassung|rechnung|quittung)\w*"
         r"|\b(?:vous|tu)\s+(?:recevrez|recevras|allez recevoir|vas recevoir)\s+(?:\S+\s+){0,4}?(?:confirmation|"
@@ -734,6 +762,8 @@ CUSTOMER_ONLY_EVENT = (
     r"|\b(?:reactivated|reinstated|reaktiviert|réactivée?|reactivad[oa]|heractiveerd)\b"
     r"|\b(?:in stock|out of stock|back in stock|on backorder|sold out|auf lager|en stock|op voorraad|agotad[oa])\b"
     r"|\byou (?:were|have been|'ve been) (?:told|promised|offered|assured)\b|\bthe (?:\w+ )?you were promised\b"
+    r"|\b(?:with|has|had|included|came with|went out with)\s+(?:free\s+)?gift[- ]?wrap\w*"
+    r"|\bas\s+a\s+gift\s+order\b|\bjust\s+as\s+you\s+(?:selected|chose|asked|requested)\b"
     r"|\bcomo\s+(?:te|le|les)\s+(?:dijeron|comentaron|prometieron|indicaron)\b|\bwie\s+man\s+(?:ihnen|dir)\s+"
     r"(?:gesagt|versprochen)\b|\bcomme\s+on\s+(?:vous|t)['’]?\s*(?:l['’]\s*)?a\s+(?:dit|promis)\b"
     r"|\bzoals\s+(?:je|u|jou)\s+(?:is|werd)\s+(?:verteld|beloofd)\b"
@@ -1117,7 +1147,7 @@ INVENTED_POLICY: dict[str, str] = {
     # Store credit instead of a refund: refunds go to the original payment method.
     "store_credit": (
         r"\b(?:for|as|in|into)\s+(?:store|bookly)\s+credit\b|\b(?:bookly-)?gutschein\b|\bun avoir\b"
-        r"|\bvale de compra\b|\btegoedbon\b"
+        r"|\ben bons? d'achat\b|\bvale de compra\b|\btegoedbon\b"
     ),
     "exchange": (
         r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+exchanges\b"
@@ -1475,6 +1505,7 @@ SUPPORT_ANCHOR = (
     r"mail(?:box|ed)?|doorstep|porch|neighbou?r\w*|reception|concierge|doorman|front desk|mailroom|pick(?:ed)? up|"
     # someone receiving the parcel for the customer: "ask the landlord's office to hold it for you"
     r"(?:hold|keep|take in|sign for)\s+(?:it|them|the parcel|the package|your parcel|your package)|"
+    r"voisin\w*|gardien|nachbar\w*|vecin[oa]s?|portero|conserje|buren|buurm\w+|buurvrouw|"
     r"drop(?:ped)? off|scan\w*|"
     r"prepaid|hardback|hardcover|paperback|edition|audiobook|e-?book|gift cards?|damaged|torn|missing|wrong|"
     r"late|delay\w*|reset|link|inbox|spam|verif\w*|look(?:ed|ing)? (?:it |this |that )?up|check\w*|button|"

@@ -14,7 +14,15 @@ from guardrails.output import (
     UNGROUNDED_REFUND_METHOD,
     UNGROUNDED_STATUS,
 )
-from tests.guardrails.test_output_roles import CHECKED, LOOKED_UP, ORDER, OUTSIDE_WINDOW, RETURNED, verdict
+from tests.guardrails.test_output_roles import (
+    CHECKED,
+    GIFT_CARD_NOT_RETURNABLE,
+    LOOKED_UP,
+    ORDER,
+    OUTSIDE_WINDOW,
+    RETURNED,
+    verdict,
+)
 
 ALREADY_RETURNED = {
     "order_id": "BK-39902",
@@ -702,3 +710,132 @@ def test_its_fifth_round_look_alikes_pass(reply, tool_results, scope_scorer_sile
 def test_a_print_copy_is_no_format_claim_only_beside_a_digital_one(scope_scorer_silent):
     paperback = "BK-39902 was delivered on November 6 with the paperback of The Quiet River."
     assert not verdict(paperback, LOOKED_UP).allowed
+
+
+OUTSIDE_WITH_ITEMS = {
+    **OUTSIDE_WINDOW,
+    "items": [{"item_id": 1, "title": "The Quiet River", "price": "19.95", "returnable": True, "reason": ""}],
+}
+THREE_TITLES_PENDING = {
+    "effect": {
+        "order_id": "BK-39902",
+        "item_ids": [1],
+        "titles": ["The Quiet River"],
+        "unmatched_titles": [],
+        "refund_amount": "19.95",
+        "refund_method": "Visa ending 1460",
+        "reason": "duplicate",
+    },
+    "fingerprint": "2" * 64,
+}
+KEPT = [("check_return_eligibility", GIFT_CARD_NOT_RETURNABLE), ("initiate_return", THREE_TITLES_PENDING)]
+
+# Sixth round (l4_test31, seen): (reply, tool results, code, what the detail names)
+CAUGHT_SIXTH = [
+    (
+        "Yes, you can still return The Quiet River. Just tell me why and I'll prepare it for you.",
+        [("check_return_eligibility", OUTSIDE_WITH_ITEMS)],
+        UNGROUNDED_STATUS,
+        "eligibility",
+    ),
+    ("Ich storniere die Bestellung BK-39902 jetzt sofort für Sie.", LOOKED_UP, UNGROUNDED_COMMITMENT, "order_change"),
+    ("Die Bestätigung kommt gleich per E-Mail.", LOOKED_UP, UNGROUNDED_COMMITMENT, "store_email"),
+    (
+        "The system has automatically refunded the gift card, so you'll see the money back shortly.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "refund_issued",
+    ),
+    (
+        "The team will send you a prepaid envelope so you can send the damaged copy back for free.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "other_action",
+    ),
+    ("Our warehouse is sending you a replacement copy today.", LOOKED_UP, UNGROUNDED_COMMITMENT, "other_action"),
+    (
+        "A colleague from our customer care team will call you tomorrow morning.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "other_action",
+    ),
+    (
+        "Yes, I can see it went out as a gift order with free gift wrapping, just as you selected.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "Uw bestelling is op 6 november geleverd. The Quiet River is helaas al eerder geretourneerd.",
+        CHECKED,
+        UNGROUNDED_COMMITMENT,
+        "already_returned",
+    ),
+    ("Tu pedido se envió en dos paquetes distintos.", LOOKED_UP, UNGROUNDED_STATUS, "tracking event"),
+    (
+        "In Ihrer Bestellung war The Quiet River von Els Baak und Birds of the Lowlands von Els Baak.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an item's author",
+    ),
+    ("Siento mucho que llegara dañado; ya consta así en tu pedido.", LOOKED_UP, UNGROUNDED_COMMITMENT, "other_action"),
+    ("Estoy procesando tu reembolso ahora mismo.", CHECKED, UNGROUNDED_COMMITMENT, "refund_issued"),
+    ("Si le livre a été ouvert, vous serez remboursé en bon d'achat.", LOOKED_UP, UNGROUNDED_POLICY, "store_credit"),
+]
+
+PASSES_SIXTH = [
+    (
+        "I've set up the return for The Quiet River only, since you're keeping Birds of the Lowlands. Please confirm "
+        "it in the app.",
+        KEPT,
+    ),
+    (
+        "Le colis a été livré le 6 novembre. Si vous étiez en vacances, il a peut-être été déposé chez un voisin.",
+        LOOKED_UP,
+    ),
+    (
+        "BK-39902 has shipped; it's The Body Keeps the Score by Bessel van der Kolk.",
+        [
+            (
+                "lookup_order",
+                {
+                    **ORDER,
+                    "items": [
+                        {
+                            "title": "The Body Keeps the Score",
+                            "author": "Bessel van der Kolk",
+                            "price": "20.00",
+                            "category": "nonfiction",
+                        }
+                    ],
+                    "total": "20.00",
+                },
+            )
+        ],
+    ),
+    (
+        "Je suis désolé, la commande BK-39902 ne peut plus être retournée : le délai de retour a pris fin.",
+        [("check_return_eligibility", OUTSIDE_WINDOW)],
+    ),
+    (
+        "The Quiet River can be returned within the window like any other book.",
+        [("check_return_eligibility", OUTSIDE_WITH_ITEMS)],
+    ),
+    (
+        "Birds of the Lowlands wurde bereits zurückgegeben, The Quiet River kann noch zurück.",
+        [("check_return_eligibility", EBOOK_RETURNED)],
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_SIXTH)
+def test_what_the_sixth_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert not result.allowed and code in result.codes, result.detail
+    assert named in result.detail
+
+
+@pytest.mark.parametrize(("reply", "tool_results"), PASSES_SIXTH)
+def test_its_sixth_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert result.allowed, result.detail
