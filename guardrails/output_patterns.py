@@ -447,9 +447,6 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"\b(?:team|warehouse|colleague|department|store|system|carrier|courier)\s+"
         r"(?:will|'ll|is going to|are going to|is|are)\s+(?:also\s+|now\s+)?"
         r"(?:send|sending|ship|shipping|mail|mailing|post|posting)\s+(?:you\s+)?(?:a|an|the|your)\b"
-        r"|\b(?:colleague|specialist|supervisor|manager|agent|representative|someone|somebody|staff member)\b"
-        r"(?:\s+[\w-]+){0,5}?\s+(?:will|'ll|is going to)\s+(?:personally\s+)?(?:call|phone|ring|contact|reach out|"
-        r"get back|email|follow up|be in touch|text|visit)\b"
         # a note said to be on the order in the other languages: "ya consta así en tu pedido"
         r"|\b(?:ya\s+)?consta\s+(?:así\s+)?en\s+(?:tu|su)\s+pedido\b|\bin\s+(?:ihrer|deiner)\s+bestellung\s+vermerkt\b"
         r"|\bnoté\s+dans\s+(?:votre|ta)\s+commande\b|\bgenoteerd\s+bij\s+(?:je|uw)\s+bestelling\b|"
@@ -591,6 +588,10 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"emailed|delivered)\s+(?:to\s+you|out|over|your way)\b"
     ),
     "escalation": (
+        # someone else who will call or write: "A colleague from our customer care team will call you tomorrow"
+        r"\b(?:colleague|specialist|supervisor|manager|agent|representative|someone|somebody|staff member)\b"
+        r"(?:\s+[\w-]+){0,5}?\s+(?:will|'ll|is going to)\s+(?:personally\s+)?(?:call|phone|ring|contact|reach out|"
+        r"get back|email|follow up|be in touch|text|visit)\b|"
         # (not "handing": the server's own handoff reply says "I'm handing this conversation to …")
         r"\b(?:i'm|i am|we're|we are)\s+(?:now\s+|just\s+)?(?:escalating|forwarding|passing|referring|"
         r"flagging|reporting)\s+(?:this|it|that|your\s+\w+|the\s+\w+|bk-\d+)\b|"

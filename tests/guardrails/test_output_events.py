@@ -757,7 +757,7 @@ CAUGHT_SIXTH = [
         "A colleague from our customer care team will call you tomorrow morning.",
         LOOKED_UP,
         UNGROUNDED_COMMITMENT,
-        "other_action",
+        "escalation",
     ),
     (
         "Yes, I can see it went out as a gift order with free gift wrapping, just as you selected.",
