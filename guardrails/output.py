@@ -420,7 +420,7 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
         facts.returned_items |= {
             (_order_id_of(result), str(item["title"]).casefold())
             for item in items
-            if isinstance(item, dict) and item.get("reason") == "already_returned" and item.get("title")
+            if item.get("reason") == "already_returned"
         }
     if name == "check_return_eligibility" and result.get("eligible") is False and _order_id_of(result):
         facts.ineligible_orders.add(_order_id_of(result))
@@ -897,8 +897,11 @@ _DIGITAL_WORD = re.compile(
     r"luisterboek\w*)\b",
     re.IGNORECASE,
 )
-_HOLDING = re.compile(r"\b(?:has|had|have|holds?|held|contains?|contained|includes?|included|with|there are)\b", re.I)
+_HOLDING = re.compile(
+    r"\b(?:has|had|have|holds?|held|contains?|contained|includes?|included|with|there are)\b", re.IGNORECASE
+)
 _RETURNED_CLAIM = re.compile(patterns.RETURNED_CLAIM, re.IGNORECASE)
+_FIRST_OR_SECOND_PERSON = re.compile(r"(?:i|we|you)\b", re.IGNORECASE)
 _NOT_RETURNED = re.compile(patterns.NOT_RETURNED, re.IGNORECASE)
 _ORDER_SHIPPING = re.compile(patterns.ORDER_SHIPPING, re.IGNORECASE)
 _REFERENCE_CODE = re.compile(patterns.REFERENCE_CODE)
@@ -1491,11 +1494,17 @@ def _titles_in(sentence: str, grounding: Grounding) -> set[str]:
     return found
 
 
-def _match_clause(sentence: str, match: re.Match) -> str:
-    """The clause of a sentence that holds a match: its object ("a return for all four books") is there."""
+def _match_clause_bounds(sentence: str, match: re.Match) -> tuple[int, int]:
+    """Where the clause of a sentence that holds a match starts and ends."""
     start = max((cut.end() for cut in _COUNT_CLAUSE_BREAK.finditer(sentence, 0, match.start())), default=0)
     cut = _COUNT_CLAUSE_BREAK.search(sentence, match.end())
-    return sentence[start : cut.start() if cut else len(sentence)]
+    return start, cut.start() if cut else len(sentence)
+
+
+def _match_clause(sentence: str, match: re.Match) -> str:
+    """The clause of a sentence that holds a match: its object ("a return for all four books") is there."""
+    start, end = _match_clause_bounds(sentence, match)
+    return sentence[start:end]
 
 
 def _return_scope_named(sentence: str, grounding: Grounding) -> bool:
@@ -1653,10 +1662,9 @@ def _returned_claim_unbacked(sentence: str, grounding: Grounding) -> bool:
     returned = grounding.applied_returns | grounding.returned_items
     named = _extract_order_ids(sentence)
     # The items said returned: the subject before "was returned", the object after "I've returned".
-    clause = _match_clause(sentence, match)
-    start = sentence.index(clause)
-    if match.group().lower().startswith(("i", "we", "you")):
-        titles = _titles_in(sentence[match.end() : start + len(clause)], grounding)
+    start, end = _match_clause_bounds(sentence, match)
+    if _FIRST_OR_SECOND_PERSON.match(match.group()):
+        titles = _titles_in(sentence[match.end() : end], grounding)
     else:
         titles = _titles_in(sentence[start : match.start()], grounding)
     if titles:
