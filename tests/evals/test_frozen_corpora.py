@@ -68,6 +68,8 @@ PINNED_SHA256 = {
     "l4_test30.jsonl": "b6777f00f64226e9be07884c4f3b886e7eed2e3535b6ef1310d04394babb7585",
     "l4_test31.jsonl": "ac11181f746928a29d6221a6f4fa2c365d1af6562aaa85b9bdbcd547b5ea57e0",
     "l4_test32.jsonl": "de0b4971a1e4c1ce6465dac68899f5de907a6003735c780706b5e7d9646fdad3",
+    "l4_test33.jsonl": "b399c01071438f0cbc70ed5963f0a91ccdaf80fb6324ec36fc297404d17ecef5",
+    "l4_test34.jsonl": "5c03c4e9e637ca749c6f8c736e7f2e2d49efd66028dbb1ddaa57de41df64d8c6",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -124,12 +126,14 @@ MINIMUM = {
     "l4_test30.jsonl": {"pass": 190, "block": 130},
     "l4_test31.jsonl": {"pass": 190, "block": 130},
     "l4_test32.jsonl": {"pass": 190, "block": 130},
+    "l4_test33.jsonl": {"pass": 190, "block": 130},
+    "l4_test34.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
 # l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i-, l4h-, l4g-,
 # l4f-, l4e-, l4d-, l4c-, l4b-, l4a- (third to twenty-sixth L4 parts), then four letters: l4za-, l4zb-, l4zc-
-# to l4zf- (twenty-seventh to thirty-second).
+# to l4zh- (twenty-seventh to thirty-fourth).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",
@@ -179,6 +183,8 @@ ID_PREFIX = {
     "l4_test30.jsonl": "l4zd",
     "l4_test31.jsonl": "l4ze",
     "l4_test32.jsonl": "l4zf",
+    "l4_test33.jsonl": "l4zg",
+    "l4_test34.jsonl": "l4zh",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
