@@ -121,6 +121,7 @@ TRACKING_EVENT = (
     r"|\b(?:driver|courier|carrier)\s+(?:left|placed|put|handed)\s+(?:it|them|the parcel|the package|your parcel|"
     r"your package)\b"
     r"|\b(?:driver|courier|carrier)\s+(?:left|took|sent|uploaded|attached)\s+(?:a|an)\s+(?:photo|picture|note|card|slip)\b"
+    r"|\b(?:at|in)\s+the\s+carrier's\s+(?:facility|depot|hub|warehouse)\b"
     r"|\bdelivery\s+(?:photo|picture)\s+(?:shows|was)\b"
     # where it was left: "delivered on February 8 and left at your front door"
     r"|\b(?:was|were|been|and)\s+(?:left|placed|put|handed over|dropped off)\s+"
@@ -138,6 +139,8 @@ TRACKING_EVENT = (
     r"|\bwill\s+follow\s+(?:separately|later|in a (?:second|separate) (?:parcel|package|shipment))\b"
     r"|\bin\s+(?:two|2|three|3|several|multiple)\s+(?:separate\s+)?(?:parcels|packages|shipments|boxes)\b"
     r"|\ben\s+(?:dos|tres|varios)\s+paquetes\b|\ben\s+(?:deux|trois|plusieurs)\s+colis\b"
+    r"|\b(?:two|twee|zwei|deux|dos)\s+(?:tracking\s*numbers|trackingnummers|sendungsnummern|numéros de suivi|"
+    r"números de seguimiento)\b|\b(?:het|es)\s+(?:zijn|sind)\s+(?:twee|zwei)\s+(?:pakketten|pakete)\b"
     r"|\bin\s+(?:zwei|drei|mehreren)\s+(?:paketen|sendungen)\b|\bin\s+(?:twee|drie|meerdere)\s+(?:pakketten|zendingen)\b"
 )
 # Words that make a statement a guess, not a claim: "the driver may have left it with a neighbour".
@@ -453,7 +456,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         # a request filed on the customer's behalf: "I've put in a refund request for it"
         rf"\b{_WE}\s+(?:put in|put through|submitted|filed|lodged|raised|logged|made|opened|sent|placed|created)\s+"
         r"(?:a|an|the|your)\s+(?:\w+\s+)?(?:refund|cancellation|replacement|reimbursement|compensation|redelivery|"
-        r"exception|complaint)\s+(?:request|claim|ticket|application|order)\b|"
+        r"exception|complaint|adjustment|credit|goodwill)\s+(?:request|claim|ticket|application|order)\b|"
         # a note on the account or the order, a freebie: no tool does either
         rf"\b{_WE}\s+(?:put|left|added|placed|made|attached)\s+(?:a\s+)?(?:\w+\s+)?note\s+(?:on|to|in)\s+"
         r"(?:your|the)\s+(?:account|order|file|profile|delivery|parcel)\b"
@@ -477,6 +480,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         # the carrier told what to do: "I'll make sure the courier tries again tomorrow"
         rf"|\b{_WE}\s+(?:make sure|ensure|arrange for|see to it that|get)\s+(?:that\s+)?(?:the|your|our)\s+(?:\w+\s+)?"
         r"(?:courier|carrier|driver|delivery person|postman|mail carrier)\b"
+        r"|\b(?:has been|have been|was|were|is|will be)\s+(?:now\s+|also\s+)?added\s+to\s+(?:your\s+|the\s+)?"
+        r"(?:order|bk-\d+|next order|parcel|shipment)\b"
         r"|\border\b(?:\s+\w+){0,2}?\s+(?:has|have)\s+been\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
         r"|\b(?:order|bk-\d+)\b(?:\s+\w+){0,2}?\s+(?:was|is now|got)\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
     ),
@@ -521,6 +526,10 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"follow-up\s+|reminder\s+|courtesy\s+)?(?:reminder|update|follow-up|message|note|notification|email|e-mail|"
         r"text|line|copy|invoice|receipt|statement|summary)\b"
         r"|\bi(?:'ll|\s+will)\s+(?:email|e-mail|message|text|call|ring|contact|notify)\s+you\b"
+        r"|\b(?:i|we)(?:'ll|\s+will)\s+(?:\S+\s+){0,8}?get\s+back\s+to\s+you\s+(?:\S+\s+){0,2}?(?:tomorrow|later|soon|"
+        r"shortly|by|within|in a)\b"
+        r"|\b(?:you'll|you will|u|je|sie)\s+(?:hear|hoort|hören)\s+(?:back\s+)?(?:binnenkort\s+|bald\s+|soon\s+)?"
+        r"(?:from|van|von)\s+(?:us|me|ons|mij|uns|mir)\b"
         r"|\bje\s+(?:vous|te)\s+(?:enverrai|écrirai|recontacterai|rappellerai|tiendrai)\b"
         r"|\bich\s+(?:schicke|sende|schreibe|werde)\s+(?:ihnen|dir)\s+(?:\S+\s+){0,3}?(?:e-mail|mail|nachricht|"
         r"erinnerung|update|bescheid)\b|\bich\s+melde\s+mich\b"
@@ -589,7 +598,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
     ),
     "escalation": (
         # someone else who will call or write: "A colleague from our customer care team will call you tomorrow"
-        r"\b(?:colleague|specialist|supervisor|manager|agent|representative|someone|somebody|staff member)\b"
+        r"\b(?:colleague|specialist|supervisor|manager|agent|representative|someone|somebody|staff member|"
+        r"team members?)\b"
         r"(?:\s+[\w-]+){0,5}?\s+(?:will|'ll|is going to)\s+(?:personally\s+)?(?:call|phone|ring|contact|reach out|"
         r"get back|email|follow up|be in touch|text|visit)\b|"
         # (not "handing": the server's own handoff reply says "I'm handing this conversation to …")
@@ -663,7 +673,7 @@ OTHER_LANGUAGE_ACTION = (
     r"(?:bien\s+|déjà\s+|aussi\s+)?([a-zàâçéèêëîïôûù]+(?:é|i|u|is|it)e?s?)\b"
     r"|\b(?:ya\s+)?(?:he|hemos)\s+(?:ya\s+)?([a-záéíóúñ]+(?:ado|ido))\b"
     r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b(?:[^.!?;:]|[.,](?=\d)){0,60}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-zäëïöü]+(?:d|t|en))\b"
-    r"(?=\s*[.!?,;:]|\s+(?:naar|voor|aan|met|op|zodat|omdat|want|en|maar)\s|$)"
+    r"(?=\s*[.!?,;:]|\s+(?:naar|voor|aan|met|op|bij|over|tegen|zodat|omdat|want|en|maar)\s|$)"
 )
 OTHER_LANGUAGE_VERBS_BACKED = _word_set(
     "nachgesehen geprüft überprüft gefunden vorbereitet gesehen gefragt verstanden erhalten bekommen gelesen "
@@ -764,6 +774,7 @@ CUSTOMER_ONLY_EVENT = (
     r"|\b(?:in stock|out of stock|back in stock|on backorder|sold out|auf lager|en stock|op voorraad|agotad[oa])\b"
     r"|\byou (?:were|have been|'ve been) (?:told|promised|offered|assured)\b|\bthe (?:\w+ )?you were promised\b"
     r"|\b(?:with|has|had|included|came with|went out with)\s+(?:free\s+)?gift[- ]?wrap\w*"
+    r"|\bpayment\s+(?:was\s+)?(?:declined|failed|bounced|rejected)\b|\bcard\s+was\s+declined\b"
     r"|\bas\s+a\s+gift\s+order\b|\bjust\s+as\s+you\s+(?:selected|chose|asked|requested)\b"
     r"|\bcomo\s+(?:te|le|les)\s+(?:dijeron|comentaron|prometieron|indicaron)\b|\bwie\s+man\s+(?:ihnen|dir)\s+"
     r"(?:gesagt|versprochen)\b|\bcomme\s+on\s+(?:vous|t)['’]?\s*(?:l['’]\s*)?a\s+(?:dit|promis)\b"
@@ -1003,7 +1014,7 @@ DELIVERY_WORD = (
 )
 # "100% happy to help" is a manner of speaking, not a figure.
 PERCENT = (
-    r"\b\d{1,3}(?:\.\d+)?\s?(?:%|percent\b)"
+    r"(?<!\bfor you\s)(?<!\bhere\s)\b\d{1,3}(?:\.\d+)?\s?(?:%|percent\b)"
     r"(?!\s+(?:happy|sure|certain|committed|satisfied|honest|with you|on it|behind you)\b)"
 )
 # A duration said to be about right ("a little under two weeks" for 12 days): within APPROXIMATE_SHARE of
@@ -1147,11 +1158,11 @@ INVENTED_POLICY: dict[str, str] = {
     ),
     # Store credit instead of a refund: refunds go to the original payment method.
     "store_credit": (
-        r"\b(?:for|as|in|into)\s+(?:store|bookly)\s+credit\b|\b(?:bookly-)?gutschein\b|\bun avoir\b"
+        r"\b(?:for|as|in|into)\s+(?:bookly\s+store|store|bookly)\s+credit\b|\b(?:bookly-)?gutschein\b|\bun avoir\b"
         r"|\ben bons? d'achat\b|\bvale de compra\b|\btegoedbon\b"
     ),
     "exchange": (
-        r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+exchanges\b"
+        r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+(?:free\s+)?exchanges\b"
         r"|\b(?:we|i)\s+(?:can|could|'d|would|will|'ll)\s+(?:also\s+|happily\s+|gladly\s+)?(?:exchange|swap)\b"
         r"|\byou\s+(?:can|could|may)\s+(?:also\s+|always\s+)?(?:exchange|swap)\s+(?:it|them|the book|your)\b"
         r"|\b(?:umtauschen|umgetauscht|échanger|échangé|cambiarlo|cambiarla|cambiarlos|omruilen|ruilen)\b"

@@ -839,3 +839,87 @@ def test_what_the_sixth_round_reads_as_a_claim_is_refused(reply, tool_results, c
 def test_its_sixth_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
     result = verdict(reply, tool_results)
     assert result.allowed, result.detail
+
+
+# Seventh round (l4_test32, seen): (reply, tool results, code, what the detail names)
+CAUGHT_SEVENTH = [
+    (
+        "BK-39902 is verzonden. Ik heb een klacht ingediend bij de vervoerder; u hoort binnenkort van ons.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "ingediend",
+    ),
+    (
+        "As they said, your free copy of the sequel has been added to BK-39902.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "other_action",
+    ),
+    (
+        "BK-39902 has shipped. The latest scan shows it at the carrier's facility in Louisville.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    (
+        "I'll check with the warehouse and get back to you here tomorrow about the missing dust jacket.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "follow_up",
+    ),
+    (
+        "One of our team members will call you tomorrow morning to go over it.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "escalation",
+    ),
+    (
+        "BK-39902 is verzonden. Omdat het twee pakketten zijn, heeft u twee trackingnummers.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    (
+        "Once you confirm it in the app, the $19.95 refund will go back as Bookly store credit.",
+        [("initiate_return", CARD_PENDING)],
+        UNGROUNDED_POLICY,
+        "store_credit",
+    ),
+    (
+        "If you'd rather swap it than get a refund, we also do free exchanges for a different book.",
+        LOOKED_UP,
+        UNGROUNDED_POLICY,
+        "exchange",
+    ),
+    (
+        "I've put in a price adjustment request for the difference, so you'll get that back soon.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "other_action",
+    ),
+    (
+        "BK-39902 was cancelled because the payment was declined.",
+        [("lookup_order", {**ORDER, "status": "cancelled"})],
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+]
+
+PASSES_SEVENTH = [
+    ("Hi! I'm here for you 100%. What's the first thing you'd like me to check?", []),
+    ("The carrier's tracking page will have the latest scan for BK-39902.", LOOKED_UP),
+    ("I can't promise when the warehouse will get back to you, but BK-39902 was delivered on November 6.", LOOKED_UP),
+]
+
+
+@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_SEVENTH)
+def test_what_the_seventh_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert not result.allowed and code in result.codes, result.detail
+    assert named in result.detail
+
+
+@pytest.mark.parametrize(("reply", "tool_results"), PASSES_SEVENTH)
+def test_its_seventh_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert result.allowed, result.detail
