@@ -704,7 +704,9 @@ CONTENTS_SEPARATOR = r",\s*|\s+(?:and|und|et|y|e|en)\s+|\s*&\s*"
 # A claim about how many returns or refunds there are.
 RETURN_COUNT = (
     # ("you've picked 2 to return" counts books, not returns)
-    r"\b(?:both|two|2|second|another|double|duplicate)\s+(?:(?!to\b)\w+\s+)?(?:returns?|refunds?|rmas?)\b"
+    # ("those two would refund" is two books and what they refund)
+    r"\b(?:both|two|2|second|another|double|duplicate)\s+(?:(?!to\b|would\b|will\b|could\b|can\b|should\b|might\b)\w+\s+)?"
+    r"(?:returns?|refunds?|rmas?)\b"
     r"|\b(?:returns?|refunds?)\b[^.!?]{0,30}\btwice\b"
 )
 # A return window or eligibility stated for an order.
@@ -915,6 +917,8 @@ ORDER_COUNT = (
     rf"hay|je hebt|u heeft|er zijn)\s+(?P<n>{_COUNT_NUMBER}|zwei|drei|vier|fünf|deux|trois|quatre|cinq|dos|tres|"
     r"cuatro|cinco|twee|drie|vijf)\s+(?:(?!other|more|further|older|newer|andere|autres|otros|otras)\w+\s+)?"
     r"(?:orders|bestellungen|commandes|pedidos|bestellingen)\b"
+    # a part of the list, not its count: "there are two orders from October 29"
+    r"(?!\s+(?:from|placed|dated|since|before|after|still|that (?:are|were)|which (?:are|were))\b)"
 )
 # An order's total stated ("Your order total for BK-31330 was $18.25"): the total a result gave, not a
 # price or a sum of some items. A refund's total is a refund amount, checked as one.

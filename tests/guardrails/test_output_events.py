@@ -923,3 +923,20 @@ def test_what_the_seventh_round_reads_as_a_claim_is_refused(reply, tool_results,
 def test_its_seventh_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
     result = verdict(reply, tool_results)
     assert result.allowed, result.detail
+
+
+COMPLETE_LIST = [("list_customer_orders", {**TRUNCATED_LIST, "truncated": False})]
+
+
+def test_a_part_of_the_order_list_is_no_count_of_it(scope_scorer_silent):
+    part = "There are two orders still open on your email: BK-40513, which has shipped, and BK-40777, still processing."
+    assert verdict(part, COMPLETE_LIST).allowed
+    assert "how many orders" in verdict("You have two orders with us: BK-40513 and BK-40777.", COMPLETE_LIST).detail
+
+
+def test_two_books_and_what_they_refund_are_no_second_return(scope_scorer_silent):
+    books = (
+        "The Quiet River and Birds of the Lowlands come to $49.45, so that's what a return of those two would refund."
+    )
+    assert verdict(books, CHECKED).allowed
+    assert "return_count" in verdict("Both returns are done, and your refund is on its way.", RETURNED).detail
