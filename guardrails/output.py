@@ -1284,7 +1284,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             # "Yes, you can still return The Kite Runner": the order is the one of the titles it names
             # ("it can be returned within the window like any other book" is the policy, not this order)
             match = None if _WITHIN_WINDOW.search(sentence) else match or _STILL_RETURNABLE.search(sentence)
-            about = {owner for owner, title in grounding.order_items if title in _titles_in(sentence, grounding)}
+            named_titles = _titles_in(sentence, grounding)  # (read once, not once per item of the thread)
+            about = {owner for owner, title in grounding.order_items if title in named_titles}
         if match is not None and about and about <= grounding.ineligible_orders and _asserted(sentence, match):
             problems.append("eligibility")
         elif _unreturnable_item_claimed(sentence, grounding):
