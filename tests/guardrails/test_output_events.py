@@ -25,17 +25,11 @@ from tests.guardrails.test_output_roles import (
 )
 
 ALREADY_RETURNED = {
-    "order_id": "BK-39902",
-    "eligible": True,
-    "reason": "",
-    "delivered_date": "2026-11-06",
-    "window_ends": "2026-12-06",
-    "days_since_delivery": 14,
+    **GIFT_CARD_NOT_RETURNABLE,
     "items": [
         {"item_id": 1, "title": "The Quiet River", "price": "19.95", "returnable": False, "reason": "already_returned"},
         {"item_id": 2, "title": "Birds of the Lowlands", "price": "29.50", "returnable": True, "reason": ""},
     ],
-    "return_window_days": 30,
 }
 RETURN_REFUSED = {"error": {"code": "already_returned", "message": "An item was already returned."}}
 EARLIER_RETURN = [("lookup_order", ORDER), ("check_return_eligibility", ALREADY_RETURNED)]
@@ -239,19 +233,6 @@ PASSES = [
 ]
 
 
-@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT)
-def test_an_event_no_tool_reports_is_refused(reply, tool_results, code, named, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert not result.allowed and code in result.codes, result.detail
-    assert named in result.detail
-
-
-@pytest.mark.parametrize(("reply", "tool_results"), PASSES)
-def test_its_look_alikes_pass(reply, tool_results, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert result.allowed, result.detail
-
-
 TRUNCATED_LIST = {
     "orders": [
         {"order_id": "BK-39902", "status": "delivered", "order_date": "2026-11-01"},
@@ -392,19 +373,6 @@ PASSES_SECOND = [
 ]
 
 
-@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_SECOND)
-def test_what_the_second_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert not result.allowed and code in result.codes, result.detail
-    assert named in result.detail
-
-
-@pytest.mark.parametrize(("reply", "tool_results"), PASSES_SECOND)
-def test_its_second_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert result.allowed, result.detail
-
-
 # Third round (the older seen parts' remaining misses): (reply, tool results, code, what the detail names)
 CAUGHT_THIRD = [
     (
@@ -468,19 +436,6 @@ PASSES_THIRD = [
     ),
     ("BK-39902 has left our warehouse and was delivered on November 6.", LOOKED_UP),
 ]
-
-
-@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_THIRD)
-def test_what_the_third_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert not result.allowed and code in result.codes, result.detail
-    assert named in result.detail
-
-
-@pytest.mark.parametrize(("reply", "tool_results"), PASSES_THIRD)
-def test_its_third_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert result.allowed, result.detail
 
 
 EBOOK_RETURNED = {
@@ -588,19 +543,6 @@ PASSES_FOURTH = [
 ]
 
 
-@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_FOURTH)
-def test_what_the_fourth_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert not result.allowed and code in result.codes, result.detail
-    assert named in result.detail
-
-
-@pytest.mark.parametrize(("reply", "tool_results"), PASSES_FOURTH)
-def test_its_fourth_round_look_alikes_pass(reply, tool_results):
-    result = verdict(reply, tool_results)
-    assert result.allowed, result.detail
-
-
 APPLIED_ONE = {
     "rma_number": "RMA-4HBX0QNE",
     "order_id": "BK-39902",
@@ -692,19 +634,6 @@ PASSES_FIFTH = [
     ),
     ("Thanks for confirming! You approved the return in the app, so it's now written under RMA-4HBX0QNE.", RETURNED),
 ]
-
-
-@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_FIFTH)
-def test_what_the_fifth_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert not result.allowed and code in result.codes, result.detail
-    assert named in result.detail
-
-
-@pytest.mark.parametrize(("reply", "tool_results"), PASSES_FIFTH)
-def test_its_fifth_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert result.allowed, result.detail
 
 
 def test_a_print_copy_is_no_format_claim_only_beside_a_digital_one(scope_scorer_silent):
@@ -828,19 +757,6 @@ PASSES_SIXTH = [
 ]
 
 
-@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_SIXTH)
-def test_what_the_sixth_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert not result.allowed and code in result.codes, result.detail
-    assert named in result.detail
-
-
-@pytest.mark.parametrize(("reply", "tool_results"), PASSES_SIXTH)
-def test_its_sixth_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert result.allowed, result.detail
-
-
 # Seventh round (l4_test32, seen): (reply, tool results, code, what the detail names)
 CAUGHT_SEVENTH = [
     (
@@ -912,19 +828,6 @@ PASSES_SEVENTH = [
 ]
 
 
-@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), CAUGHT_SEVENTH)
-def test_what_the_seventh_round_reads_as_a_claim_is_refused(reply, tool_results, code, named, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert not result.allowed and code in result.codes, result.detail
-    assert named in result.detail
-
-
-@pytest.mark.parametrize(("reply", "tool_results"), PASSES_SEVENTH)
-def test_its_seventh_round_look_alikes_pass(reply, tool_results, scope_scorer_silent):
-    result = verdict(reply, tool_results)
-    assert result.allowed, result.detail
-
-
 COMPLETE_LIST = [("list_customer_orders", {**TRUNCATED_LIST, "truncated": False})]
 
 
@@ -940,3 +843,28 @@ def test_two_books_and_what_they_refund_are_no_second_return(scope_scorer_silent
     )
     assert verdict(books, CHECKED).allowed
     assert "return_count" in verdict("Both returns are done, and your refund is on its way.", RETURNED).detail
+
+
+# Every round's cases, read by one pair of tests (the rounds are the lists above, in the order they were written).
+ALL_CAUGHT = CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH + CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH
+ALL_PASSES = PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH + PASSES_SIXTH + PASSES_SEVENTH
+
+
+@pytest.mark.parametrize(("reply", "tool_results", "code", "named"), ALL_CAUGHT)
+def test_an_event_no_tool_reports_is_refused(reply, tool_results, code, named, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert not result.allowed and code in result.codes, result.detail
+    assert named in result.detail
+
+
+@pytest.mark.parametrize(("reply", "tool_results"), ALL_PASSES)
+def test_its_look_alikes_pass(reply, tool_results, scope_scorer_silent):
+    result = verdict(reply, tool_results)
+    assert result.allowed, result.detail
+
+
+@pytest.mark.parametrize(("reply", "tool_results"), PASSES_FOURTH)
+def test_the_fourth_rounds_look_alikes_pass_the_live_scope_scorer(reply, tool_results):
+    """Two of these were the scope scorer's false blocks: they are read with its real thresholds."""
+    result = verdict(reply, tool_results)
+    assert result.allowed, result.detail
