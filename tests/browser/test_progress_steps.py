@@ -1,10 +1,14 @@
 """Progress steps in Chromium: while a tool's result is with the model, the page shows the step.
 
 The worker runs the anthropic backend (the real SDK) against the fake Messages API server, whose
-second answer is slow, so the step stays on screen long enough to be seen.
+second answer is slow, so the step stays on screen long enough to be seen. Its first answer is
+not instant either: like a real model's, it comes after the page's first long-poll has arrived.
+(A long-poll without a copy of the run waits for a step other than the one it first reads; had
+the step been set before that poll arrived, the page would learn of it only with the reply.)
 """
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -40,7 +44,7 @@ def test_the_page_shows_the_step_under_the_typing_indicator_until_the_reply(
     fake_anthropic_server.reset()
     reply = "Your order BK-10042 has been delivered."
     fake_anthropic_server.script(
-        tool_use_reply("lookup_order", {"order_id": "BK-10042", "customer_email": SARAH}),
+        replace(tool_use_reply("lookup_order", {"order_id": "BK-10042", "customer_email": SARAH}), delay=1.5),
         FakeReply(body=message_body([{"type": "text", "text": reply}]), delay=4.0),
     )
     chat = chat_page().open()
