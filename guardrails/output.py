@@ -859,6 +859,7 @@ _AGENT_ACTION = re.compile(patterns.AGENT_ACTION, re.IGNORECASE)
 _OWN_INSTRUCTIONS = re.compile(patterns.OWN_INSTRUCTIONS, re.IGNORECASE)
 _NEGATION = re.compile(patterns.NEGATION, re.IGNORECASE)
 _CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
+_HYPOTHESIS = re.compile(patterns.HYPOTHESIS, re.IGNORECASE)
 _REQUEST_FIRST = re.compile(patterns.REQUEST_FIRST, re.IGNORECASE)
 _FUTURE = re.compile(patterns.FUTURE, re.IGNORECASE)
 _AWAITING_CONFIRMATION = re.compile(patterns.AWAITING_CONFIRMATION, re.IGNORECASE)
@@ -884,6 +885,8 @@ _DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
 _YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _COUNTED_ITEMS = re.compile(patterns.COUNTED_ITEMS, re.IGNORECASE)
+_ORDER_HELD = re.compile(patterns.ORDER_HELD, re.IGNORECASE)
+_ORDER_PART = re.compile(patterns.ORDER_PART, re.IGNORECASE)
 _WITHIN_WINDOW = re.compile(r"\bwithin\s+(?:the|its|your|\d+|thirty)\b", re.IGNORECASE)
 _STILL_RETURNABLE = re.compile(r"\byou\s+(?:can|could|may)\s+(?:still\s+)?(?:return|send back)\b", re.IGNORECASE)
 _KEPT = re.compile(
@@ -1017,7 +1020,9 @@ def _asserted(sentence: str, match: re.Match) -> bool:
     clause = _CLAUSE_BREAK.split(before)[-1]
     if _NEGATION.search(clause) or _NEGATION.search(match.group()):
         return False
-    future = _FUTURE.search(match.group() + sentence[match.end() :])
+    # A promise is the match's own clause in the future: "Your return has been started, and the refund will
+    # follow once we receive it" states a past fact before a promise of the next clause.
+    future = _FUTURE.search(sentence, *_match_clause_bounds(sentence, match))
     # A condition governs a promise anywhere in its sentence, but a past fact only in its own clause:
     # "returnable until March 31, and a refund has been approved" still claims the approval.
     own_clause = before[max((cut.end() for cut in _COUNT_CLAUSE_BREAK.finditer(before)), default=0) :]
@@ -1200,6 +1205,25 @@ def _more_items_than_held(sentence: str, named: set[str], grounding: Grounding) 
     return False
 
 
+def _held_count_wrong(sentence: str, named: set[str], grounding: Grounding) -> bool:
+    """All that one order held, counted wrong: "Incluía dos libros: …" of an order of three."""
+    order = _order_in_question(named, grounding)
+    counts = {count for order_id, count in grounding.item_counts if order_id == order}
+    if len(counts) != 1 or sentence.rstrip().endswith("?"):
+        return False
+    (count,) = counts
+    gift_cards = sum(1 for owner, _ in grounding.gift_cards if owner == order)
+    for match in _ORDER_HELD.finditer(sentence):
+        before = sentence[: match.start()]
+        if _NEGATION.search(_CLAUSE_BREAK.split(before)[-1]) or _ORDER_PART.search(before):
+            continue
+        # its books are its items but a gift card ("two books and a gift card")
+        right = {count, count - gift_cards} if _BOOK_WORD.search(match.group()) else {count}
+        if _number(match.group(1)) not in right:
+            return True
+    return False
+
+
 def _tracking_problems(sentence: str, grounding: Grounding) -> list[str]:
     """A carrier no result names, or a tracking event (a scan, a depot, a signature), stated as fact.
 
@@ -1237,7 +1261,11 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
                 problems.append("another order's items")
         if _unknown_listed_titles(sentence, named, grounding):
             problems.append("items the order does not hold")
-        if _item_count_wrong(sentence, named, grounding) or _more_items_than_held(sentence, named, grounding):
+        if (
+            _item_count_wrong(sentence, named, grounding)
+            or _more_items_than_held(sentence, named, grounding)
+            or _held_count_wrong(sentence, named, grounding)
+        ):
             problems.append("how many items the order holds")
         if _order_shipping_claimed(sentence):
             problems.append("how the order ships or what its shipping cost")
@@ -1823,7 +1851,9 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
                 count += 1
         for match in _REFUND_METHOD.finditer(sentence):
             method = next(group for group in match.groups() if group).lower()
-            if _asserted(sentence, match) and not any(method in grounded for grounded in grounding.refund_methods):
+            # the refund's way is a fact whenever the refund comes: only a hypothesis makes it no claim
+            claimed = _asserted(sentence, match) or (_conditional(sentence, match) and not _HYPOTHESIS.search(sentence))
+            if claimed and not any(method in grounded for grounded in grounding.refund_methods):
                 count += 1
     return count
 

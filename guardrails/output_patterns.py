@@ -122,6 +122,14 @@ TRACKING_EVENT = (
     r"your package)\b"
     r"|\b(?:driver|courier|carrier)\s+(?:left|took|sent|uploaded|attached)\s+(?:a|an)\s+(?:photo|picture|note|card|slip)\b"
     r"|\b(?:at|in)\s+the\s+carrier's\s+(?:facility|depot|hub|warehouse)\b"
+    # a delivery attempt, a depot or sorting centre reached: "the carrier tried to deliver it twice"
+    r"|\b(?:carrier|courier|driver|they|ups|dhl|fedex|usps)\s+(?:has\s+|have\s+|already\s+)?(?:tried|attempted)\s+"
+    r"(?:to\s+deliver|delivery)\b|\b(?:a|one|two|2|three|3|several|first|second|failed|missed)\s+delivery\s+"
+    r"attempts?\b|\battempted\s+delivery\b|\b(?:zustellversuch\w*|tentatives? de livraison|intentos? de entrega|"
+    r"bezorgpoging\w*)\b"
+    r"|\b(?:reached|arrived at|got to|made it to)\s+(?:the|a|your)\s+(?:local\s+|regional\s+|nearest\s+)?"
+    r"(?:[\w-]+\s+)?(?:hub|depot|sorting (?:facility|centre|center|office)|distribution (?:centre|center|facility)|"
+    r"delivery (?:station|office))\b"
     r"|\bdelivery\s+(?:photo|picture)\s+(?:shows|was)\b"
     # where it was left: "delivered on February 8 and left at your front door"
     r"|\b(?:was|were|been|and)\s+(?:left|placed|put|handed over|dropped off)\s+"
@@ -144,7 +152,8 @@ TRACKING_EVENT = (
     r"|\bin\s+(?:zwei|drei|mehreren)\s+(?:paketen|sendungen)\b|\bin\s+(?:twee|drie|meerdere)\s+(?:pakketten|zendingen)\b"
 )
 # Words that make a statement a guess, not a claim: "the driver may have left it with a neighbour".
-HEDGE = r"\b(?:may|might|could|possibly|perhaps|probably|maybe|likely|often|sometimes|usually|typically)\b"
+# ("May 5" is a date)
+HEDGE = r"\b(?:may(?!\s+\d)|might|could|possibly|perhaps|probably|maybe|likely|often|sometimes|usually|typically)\b"
 
 # Which tool-result statuses make a claimed status true.
 STATUS_SUPPORT: dict[str, frozenset[str]] = {
@@ -200,8 +209,11 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|está|is|werd|wordt)\s+(?:\S+\s+){0,2}?"
         r"(?:gestartet|eingeleitet|erstellt|angelegt|registriert|bestätigt|genehmigt|lancée?|créée?|enregistrée?|"
         r"initiée?|confirmée?|approuvée?|acceptée?|iniciad[oa]|cread[oa]|registrad[oa]|tramitad[oa]|confirmad[oa]|"
-        r"aprobad[oa]|aceptad[oa]|akzeptiert|angenommen|geaccepteerd|"
-        r"gestart|aangemaakt|geregistreerd|bevestigd|goedgekeurd|aangevraagd)\b"
+        r"aprobad[oa]|aceptad[oa]|akzeptiert|angenommen|geaccepteerd|abgeschlossen|erledigt|finalisée?|"
+        r"effectuée?|completad[oa]|finalizad[oa]|procesad[oa]|hech[oa]|"
+        r"gestart|aangemaakt|geregistreerd|bevestigd|goedgekeurd|aangevraagd|afgerond|voltooid|verwerkt)\b"
+        # "already set aside as a return by our team"
+        r"|\b(?:set aside|registered|logged|recorded|booked|set up|processed|filed|noted)\s+as\s+(?:a|your)\s+return\b"
     ),
     # A refund approved for an amount, or one that will follow receipt: what a written return means.
     "refund": (
@@ -379,7 +391,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:exemplaire|livre|copie)\b"
         r"|\b(?:wir|ich)\s+(?:schicken|senden|schicke|sende)\s+(?:ihnen|dir|euch)\s+(?:\S+\s+){0,2}?(?:ein|einen)\s+"
         r"(?:neues|neuen|weiteres|anderes)\s+(?:exemplar|buch)\b"
-        r"|\b(?:we|wij|ik)\s+(?:sturen|stuur|zenden)\s+(?:je|u|jou)\s+(?:\S+\s+){0,2}?(?:een)\s+(?:nieuw|ander)\s+"
+        r"|\b(?:sturen|stuur|stuurt|zenden|zendt)\s+(?:je|u|jou)\s+(?:\S+\s+){0,2}?(?:een)\s+(?:nieuw|ander)\s+"
         r"(?:exemplaar|boek)\b|"
         r"\b(?:neues|neuen)\s+exemplar\b[^.!?]{0,60}\b(?:zugeschickt|geschickt|versandt|verschickt|unterwegs)\b"
         r"|\b(?:nouvel|nouveau)\s+exemplaire\b[^.!?]{0,60}\b(?:envoyée?|expédiée?|en route|en chemin)\b"
@@ -388,7 +400,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         # the present as a promise: "Ik stuur je vandaag nog een nieuw exemplaar", "je vous envoie un nouvel exemplaire"
         r"|\b(?:ich schicke|wir schicken|ich sende|wir senden|je (?:vous |t')?envoie|nous (?:vous |t')?envoyons|"
         r"(?:te |le )?(?:envío|enviamos)|ik stuur|we sturen|wij sturen|ik verstuur)\b[^.!?]{0,40}\b"
-        r"(?:neues|neuen|nouvel|nouveau|nuevo|nieuw)\s+(?:exemplar|exemplaire|ejemplar|exemplaar)\b"
+        r"(?:(?:neues|neuen|nouvel|nouveau|nuevo|nieuw)\s+(?:exemplar|exemplaire|ejemplar|exemplaar)\b|ersatz\w*|"
+        r"(?:exemplaire|livre) de remplacement\b|(?:ejemplar|libro) de (?:reemplazo|repuesto|sustitución)\b|"
+        r"vervangend\w*\s+(?:exemplaar|boek)\b)"
     ),
     "refund_sent_other_language": (
         # "ya te hemos enviado el reembolso", "nous avons déjà versé votre remboursement"
@@ -418,6 +432,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
     ),
     "order_change": (
         r"\b(?:ich|wir)\s+(?:storniere|stornieren|ändere|ändern)\s+(?:\S+\s+){0,2}?(?:bestellung|lieferadresse|adresse)\b"
+        r"|\b(?:habe ich|haben wir|ich habe|wir haben)\s+(?:\S+\s+){0,2}?(?:bestellung|lieferadresse|adresse)\b"
+        r"[^.!?]{0,30}?\b(?:storniert|geändert|umgeleitet|angepasst)\b"
         r"|\b(?:j'|nous\s+)(?:annule|annulons|modifie|modifions)\s+(?:votre|ta|la)\s+(?:commande|adresse)\b"
         r"|\b(?:cancelo|anulo|cancelamos|anulamos|cambio|cambiamos)\s+(?:tu|su|el)\s+(?:pedido|dirección)\b"
         r"|\b(?:ik|we|wij)\s+(?:annuleer|annuleren|wijzig|wijzigen)\s+(?:je|uw|de)\s+(?:bestelling|adres)\b|"
@@ -590,18 +606,26 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\b(?:vous|tu)\s+(?:recevrez|recevras|allez recevoir|vas recevoir)\s+(?:\S+\s+){0,4}?(?:confirmation|"
         r"récapitulatif|facture|reçu)\b"
         r"|\brecibir(?:á|ás|án)\s+(?:\S+\s+){0,4}?(?:confirmación|resumen|factura|recibo)\b"
+        r"|\b(?:je|nous)\s+(?:viens|venons)\s+de\s+(?:vous|t')\s*envoyer\s+(?:un|une)\s+(?:e-?mail|courriel|mail)\b"
+        r"|\b(?:je|nous)\s+(?:vous|t')\s*(?:ai|avons)\s+(?:déjà\s+)?envoyé\s+(?:un|une)\s+(?:e-?mail|courriel|mail)\b"
+        r"|\b(?:ich|wir)\s+(?:habe|haben)\s+(?:ihnen|dir)\s+(?:gerade\s+|eben\s+|soeben\s+|schon\s+)?eine\s+"
+        r"(?:e-?mail|mail|nachricht)\b"
+        r"|\b(?:te|le)\s+(?:he|hemos)\s+(?:enviado|mandado)\s+(?:ya\s+)?un\s+(?:correo|e-?mail|mensaje)\b"
+        r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\s+(?:je|u)\s+(?:net\s+|zojuist\s+|al\s+)?een\s+(?:e-?mail|mail|bericht)\b"
         r"|\b(?:u|je)\s+(?:ontvangt|krijgt)\s+(?:\S+\s+){0,3}?(?:bevestiging|samenvatting|factuur)\w*"
     ),
     "have_sent": (
         r"\b(?:i|we)(?:'ll|\s+will)\s+have\s+(?:a|an|the|your|some)\s+[^.!?]{0,40}?\b(?:sent|shipped|mailed|"
-        r"emailed|delivered)\s+(?:to\s+you|out|over|your way)\b"
+        r"emailed|delivered)\s+(?:to\s+you|out|over|your way|today|tomorrow|right away|immediately)\b"
+        r"|\b(?:i|we)(?:'ll|\s+will)\s+have\s+(?:the|a|our|your)\s+(?:courier|carrier|driver|warehouse|team|colleague|"
+        r"manager)\s+(?!look\b)[a-z]+"
     ),
     "escalation": (
         # someone else who will call or write: "A colleague from our customer care team will call you tomorrow"
         r"\b(?:colleague|specialist|supervisor|manager|agent|representative|someone|somebody|staff member|"
-        r"team members?)\b"
+        r"(?:team\s+)?members?)\b"
         r"(?:\s+[\w-]+){0,5}?\s+(?:will|'ll|is going to)\s+(?:personally\s+)?(?:call|phone|ring|contact|reach out|"
-        r"get back|email|follow up|be in touch|text|visit)\b|"
+        r"get back|email|follow up|be in touch|text|visit|give you a (?:call|ring|buzz)|drop you a (?:line|note))\b|"
         # (not "handing": the server's own handoff reply says "I'm handing this conversation to …")
         r"\b(?:i'm|i am|we're|we are)\s+(?:now\s+|just\s+)?(?:escalating|forwarding|passing|referring|"
         r"flagging|reporting)\s+(?:this|it|that|your\s+\w+|the\s+\w+|bk-\d+)\b|"
@@ -859,13 +883,20 @@ NEGATION = (
     # the store's other four languages
     r"|\b(?:nicht|nichts|nie|kein\w*|pas|rien|jamais|aucune?|nunca|nada|ningún|ninguna|niet|niets|nooit|geen)\b"
 )
-# ...or when a condition comes before it ("Once you confirm, the return will be created").
-CONDITION = (
-    r"\b(?:if|whether|once|when|whenever|after|as soon as|until|unless|before|should you|would you like|do you want)\b"
+# ...or when a condition comes before it ("Once you confirm, the return will be created"). A condition
+# of time says when, not whether: "When it goes through, the refund goes to your PayPal" still names the
+# refund's way, where "if you paid with PayPal" does not.
+TIME_CONDITION = (
+    # ("before the weekend", "until Friday" are a deadline, not a condition)
+    r"\b(?:once|when|whenever|as soon as)\b|\b(?:after|until|before)\b"
+    rf"(?!\s+(?:the\s+)?(?:weekend|end|holidays?|christmas|noon|midnight|tomorrow|tonight|today|next|this|{_WEEKDAY}|\d))"
     # German, French, Spanish, Dutch
-    r"|\b(?:sobald|wenn|falls|nachdem|dès que|une fois que|lorsque|quand|si|una vez que|cuando|en cuanto|"
-    r"zodra|wanneer|nadat|indien)\b"
+    r"|\b(?:sobald|nachdem|dès que|une fois que|lorsque|quand|una vez que|cuando|en cuanto|zodra|wanneer|nadat)\b"
 )
+HYPOTHESIS = (
+    r"\b(?:if|whether|unless|should you|would you like|do you want)\b|\b(?:wenn|falls|si|indien)\b"
+)
+CONDITION = rf"{TIME_CONDITION}|{HYPOTHESIS}"
 # A request to the customer that a future promise follows: "Just confirm and tell me the reason, and I'll
 # set up the return" is conditional on it, like "once you confirm".
 REQUEST_FIRST = (
@@ -987,6 +1018,25 @@ COUNTED_ITEMS = (
     rf"(?<![\d.,$€])\b{_NUMBER}\s+(?:of\s+(?:the|your|these|those)\s+|de\s+)?(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?(?:books|items|titles|novels|copies|"
     r"volumes|bücher|büchern|artikel|artikeln|titel|exemplare|exemplaren|livres|articles|titres|exemplaires|libros|artículos|títulos|ejemplares|"
     r"boeken|artikelen|titels|exemplaren)\b"
+)
+# All that an order held, counted: "Incluía dos libros: …", "It contained two books", "BK-7042 had three
+# items" (not a return's or a parcel's part, nor "two books that can go back": the part a reply is about).
+_HELD_NOUN = (
+    r"books|items|titles|novels|bücher|artikel|titel|livres|articles|titres|libros|artículos|títulos|boeken|"
+    r"artikelen|titels"
+)
+ORDER_HELD = (
+    r"(?:\b(?:order|bk-\d+|it)\s+(?:had|has)|\b(?:contained|contains|included|includes|consisted of|was made up of|"
+    r"incluía|incluye|contenía|contiene|traía|enthielt|enthält|umfasste|umfasst|bestand aus|contenait|contient|"
+    r"comprenait|comprend|bevatte|bevat|bestond uit))"
+    rf"\s+(?:only\s+|just\s+|nur\s+|seulement\s+|solo\s+|sólo\s+|maar\s+|slechts\s+)?{_NUMBER}\s+"
+    rf"(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?(?:{_HELD_NOUN})\b"
+    r"(?!\s+(?:that|which|you|eligible|returnable|que|qui|die|dat|der|to)\b)"
+)
+# What holds a part of an order, not all of it.
+ORDER_PART = (
+    r"\b(?:returns?|refunds?|labels?|parcels?|packages?|shipments?|box|deliver(?:y|ies)|rücksendung|paket|sendung|"
+    r"retour|colis|envoi|devolución|paquete|envío|pakket|zending|first|second|other)\b"
 )
 # Units of time in the five languages, by the unit they mean. "Werktage", "jours ouvrables",
 # "días hábiles" and "werkdagen" are business days in one word or with the word after.
@@ -1124,6 +1174,12 @@ INVENTED_POLICY: dict[str, str] = {
         r"(?:placed|ordered|ordering|purchase|your order)\b"
         r"|\bsame[- ]day\s+(?:shipping|dispatch)\b|\b(?:ships?|dispatched)\s+(?:the\s+)?same\s+day\b"
         r"|\borders?\s+(?:always\s+|usually\s+|normally\s+)?(?:ship|ships|go out|leave)\s+within\b"
+        r"|\b(?:partent|part|expédiée?s?|versandt|verschickt|verlassen|verlässt|salen|sale|enviad[oa]s?|verzonden|"
+        r"vertrekken|vertrekt|verlaten|verlaat)\b[^.!?]{0,40}?\b(?:sous|en moins de|innerhalb von|binnen|en menos de|"
+        r"dentro de|en)\s+(?:24|48|72|un|une|einem|zwei|deux|dos|twee|één)\s+(?:heures?|stunden?|horas?|uur|jours?|"
+        r"tage?n?|werktage?n?|días?|dagen|dag|werkdag(?:en)?)\b"
+        r"|\b(?:promised|supposed|guaranteed|meant|due)\s+to\s+(?:ship|be shipped|be dispatched|go out|leave)\s+"
+        r"(?:within|in)\s+(?:24|48|72|\d+|one|two|a few)\s+(?:hours?|business days?|days?)\b"
     ),
     "membership": (
         r"\bbookly (?:plus|premium|prime|club|gold|vip)\b|\b(?:loyalty|rewards) (?:program|programme|points)\b"
@@ -1171,6 +1227,8 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\byou\s+(?:can|could|may)\s+(?:also\s+|always\s+)?(?:exchange|swap)\s+(?:it|them|the book|your)\b"
         r"|\b(?:umtauschen|umgetauscht|échanger|échangé|cambiarlo|cambiarla|cambiarlos|omruilen|ruilen)\b"
         r"|\bexchanges?\s+(?:are|is)\s+(?:also\s+|always\s+)?(?:free|possible|allowed|available|accepted|welcome)\b"
+        r"|\b(?:umtausch|échange|cambio|ruil|omruilen)\b[^.!?]{0,40}?\b(?:ist|est|es|is)\s+(?:\S+\s+){0,4}?"
+        r"(?:möglich|gratis|kostenlos|possible|gratuit|posible|mogelijk)\b"
         # replacing instead of refunding is an exchange too: "If a book arrives damaged, we always replace it"
         r"|\b(?:we|i)\s+(?:always\s+|will\s+|'ll\s+|can\s+|happily\s+|simply\s+)*(?:replace|reship|re-ship|resend|re-send)"
         r"\s+(?:it|them|the book|the copy|any|damaged|your)\b"
@@ -1267,7 +1325,8 @@ REFUND_METHOD_CLAIM = (
     r"\b(?:(?:rück)?erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*)\b[^?!]{0,50}?\b(gutschrift|guthaben|"
     r"bookly-konto|avoir|bon d'achat|crédit (?:bookly|en magasin)|saldo|crédito (?:en (?:la )?tienda|bookly)|vale|"
     r"tegoed|cadeaubon|waardebon|paypal|tarjeta (?:de )?regalo|geschenkkarte|carte cadeau|chèque cadeau|"
-    r"cadeaukaart)\b|"
+    r"cadeaukaart|banküberweisung|überweisung|bankkonto|virement(?: bancaire)?|compte bancaire|"
+    r"transferencia(?: bancaria)?|cuenta bancaria|(?:bank)?overschrijving|bankrekening)\b|"
     r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*)\b[^?!]{0,50}?\b(store credit|bookly credit|"
     r"gift card|gift certificate|paypal|venmo|bank transfer|bank account|wire transfer|cheque|check|cash|voucher|"
     r"coupon|points|visa|mastercard|amex|american express|discover|card ending(?: in)? \d{4})\b"
@@ -1303,7 +1362,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"(?:the|your|a)\s+(?:card|gift|note|tag)\b"
         r"|\baquí tienes (?:un|una) (?:pequeñ[oa] )?(?:poema|chiste|canción|receta|cuento)\b"
         r"|\bvoici (?:un|une) (?:petit |petite )?(?:poème|blague|recette|histoire)\b"
-        r"|\bfun fact\b|\bdid you know that\b"
+        r"|\bfun fact\b|\bdid you know that\b|\b(?:leuk weetje|wist je dat|wussten sie|wusstest du|le saviez-vous|"
+        r"saviez-vous que|petite anecdote|dato curioso|sabías que)\b"
         # a riddle and its answer: "why did the book join the police? Because it wanted to go undercover!"
         r"|\bwhy (?:did|does|do|is|was|can't|don't) (?:the|a|an) \w+ [^?]{1,60}\?\s+(?:because|it|he|she|they|to)\b"
     ),
@@ -1320,6 +1380,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"\breturn [\w.()]+\s*;\s*(?:\}|$)"
         r"|\b(?:in|with|using)\s+(?:python|javascript|bash|powershell|google apps script)\b|\brequests library\b"
         r"|\bpython (?:script|idea)\b|\bcron job\b|\b[a-z_]\w*\s*=\s*[a-z_][\w.]*\.\w+\("
+        # a call inside a call: int(input())
+        r"|\b[a-z_]\w*\([a-z_]\w*\(\)\)"
     ),
     "weather": (
         r"\bforecast (?:for|says|shows|is|calls)\b|\b-?\d+\s?°\s?[FC]?\b|\bchance of (?:rain|snow|showers|storms)\b"
@@ -1375,6 +1437,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"|\bse (?:dit|dice) en (?:anglais|espagnol|allemand|inglés|francés|alemán)\b"
         r"|\bin het (?:engels|frans|duits|spaans) (?:is|zou|heet)\b"
         r"|\b(?:the capital of|die hauptstadt von|la capital de|la capitale de|de hoofdstad van)\b"
+        r"|[\"“'‘«]\s+(?:means|translates (?:to|as))\s+[\"“'‘«][^\"”’»]{2,80}[\"”’»]\s+in\s+"
+        r"(?:english|french|german|spanish|dutch|italian)\b"
         r"|\b(?:derivative|ableitung|dérivée|derivada|afgeleide)\s+(?:of|von|de|van)\b"
     ),
     "consumer_law": (
@@ -1400,6 +1464,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"|\bfollows an? (?:young |old )?\w+ who\b|\berzählt (?:übrigens )?die geschichte\b|\btells the story of\b"
         r"|(?-i:\b(?:follows|suit|sigue a|volgt) [A-Z]\w+(?: [A-Z]\w+)?, (?:an?|un|une|ein|eine|een|[a-zà-ÿ]+) )"
         r"|\b(?:parabel|parable|allegory|allégorie|alegoría|allegorie)\b"
+        r"|\b(?:trata de|handelt von|raconte l'histoire d'|gaat over)\s*(?:un|una|einem|einer|un|une|een)\s+\w+\s+"
+        r"(?:que|der|die|qui|die|dat)\b"
     ),
     # a present that never fails: a recommendation whatever the words around it
     "sure_hit": (

@@ -830,6 +830,150 @@ PASSES_SEVENTH = [
 
 COMPLETE_LIST = [("list_customer_orders", {**TRUNCATED_LIST, "truncated": False})]
 
+SHIPPED = [("lookup_order", {**ORDER, "status": "shipped", "delivered_date": None})]
+PROCESSING = [("lookup_order", {**ORDER, "status": "processing", "delivered_date": None, "tracking_number": None})]
+DELIVERED_IN_MAY = [("lookup_order", {**ORDER, "order_date": "2026-05-01", "delivered_date": "2026-05-06"})]
+
+# Eighth round (l4_test34 and l4_test33, seen): (reply, tool results, code, what the detail names)
+CAUGHT_EIGHTH = [
+    (
+        "A member of our team will give you a call later today about BK-39902.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "escalation",
+    ),
+    (
+        "Die Erstattung von 19,95 $ erfolgt per Banküberweisung innerhalb von 7 Werktagen.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_REFUND_METHOD,
+        "refund_method",
+    ),
+    (
+        "When it goes through, the $19.95 refund will be sent by bank transfer.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_REFUND_METHOD,
+        "refund_method",
+    ),
+    (
+        "Your order contained two items: The Quiet River and Birds of the Lowlands.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "how many items the order holds",
+    ),
+    (
+        "Incluía cuatro libros: The Quiet River, Birds of the Lowlands y dos más.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "how many items the order holds",
+    ),
+    (
+        "Wir schicken Ihnen umgehend ein Ersatzexemplar von The Quiet River zu.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "replacement_other_language",
+    ),
+    (
+        "¡Listo! Tu devolución de The Quiet River ya está completada.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_COMMITMENT,
+        "return",
+    ),
+    (
+        "Since The Quiet River was already set aside as a return by our team, just send it back.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "return",
+    ),
+    (
+        "You're right that BK-39902 was promised to ship within 24 hours.",
+        PROCESSING,
+        UNGROUNDED_POLICY,
+        "dispatch_time",
+    ),
+    (
+        "Toutes les commandes partent de notre entrepôt sous 24 heures.",
+        [],
+        UNGROUNDED_POLICY,
+        "dispatch_time",
+    ),
+    (
+        # a past fact in its own clause, a promise in the next
+        "Your return for The Quiet River has been started, and the refund will go to PayPal once we receive it.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_COMMITMENT,
+        "return",
+    ),
+    (
+        "I've asked the carrier to open a trace on it, and they'll update the tracking once they find it.",
+        SHIPPED,
+        UNGROUNDED_COMMITMENT,
+        "other_action",
+    ),
+    (
+        # "May 6" is a date, not a guess
+        "BK-39902 was delivered on May 6 and left at your front door by the carrier.",
+        DELIVERED_IN_MAY,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    (
+        "BK-39902 has shipped; the carrier tried to deliver it twice while you were out.",
+        SHIPPED,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    (
+        "It's on its way, and it reached the sorting centre near you this morning.",
+        SHIPPED,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    (
+        "Je viens de vous envoyer un e-mail récapitulatif pour la commande BK-39902.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "store_email",
+    ),
+    (
+        "Ja, Umtausch ist innerhalb von 30 Tagen möglich.",
+        LOOKED_UP,
+        UNGROUNDED_POLICY,
+        "exchange",
+    ),
+    (
+        "No problem, I'll have the courier redeliver it on another day.",
+        SHIPPED,
+        UNGROUNDED_COMMITMENT,
+        "have_sent",
+    ),
+    (
+        "Onze collega's sturen je deze week een nieuw exemplaar van The Quiet River.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "replacement_other_language",
+    ),
+    (
+        "BK-39902 war noch in Bearbeitung, deshalb habe ich die Bestellung für dich storniert.",
+        PROCESSING,
+        UNGROUNDED_COMMITMENT,
+        "order_change",
+    ),
+]
+
+PASSES_EIGHTH = [
+    ("If you'd rather have the refund by bank transfer, I'm afraid it can only go back to PayPal.", PAID_WITH_PAYPAL),
+    ("Your $19.95 refund will go back to PayPal once we receive The Quiet River.", PAID_WITH_PAYPAL),
+    ("Incluía dos libros y una tarjeta regalo: The Quiet River, Birds of the Lowlands y la Gift Card.", LOOKED_UP),
+    ("Die Bestellung BK-39902 enthielt drei Artikel.", LOOKED_UP),
+    ("Your return includes two books: The Quiet River and Birds of the Lowlands.", RETURNED),
+    ("BK-39902 was delivered on May 6.", DELIVERED_IN_MAY),
+    ("If the carrier tried to deliver while you were out, they usually leave a card with the next steps.", SHIPPED),
+    ("The courier will resume delivery attempts; your tracking number is 1Z84F2A10398809917.", SHIPPED),
+    ("I'll have a look at BK-39902 for you right now.", LOOKED_UP),
+    ("Returns are refunded to the original payment method; exchanges aren't something we offer.", LOOKED_UP),
+    ("Your return for The Quiet River is ready: confirm it in the app; the refund goes to PayPal.", PAID_WITH_PAYPAL),
+]
+
 
 def test_a_part_of_the_order_list_is_no_count_of_it(scope_scorer_silent):
     part = "There are two orders still open on your email: BK-40513, which has shipped, and BK-40777, still processing."
@@ -846,8 +990,11 @@ def test_two_books_and_what_they_refund_are_no_second_return(scope_scorer_silent
 
 
 # Every round's cases, read by one pair of tests (the rounds are the lists above, in the order they were written).
-ALL_CAUGHT = CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH + CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH
-ALL_PASSES = PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH + PASSES_SIXTH + PASSES_SEVENTH
+ALL_CAUGHT = [
+    *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
+    *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH),
+]
+ALL_PASSES = PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH + PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH
 
 
 @pytest.mark.parametrize(("reply", "tool_results", "code", "named"), ALL_CAUGHT)
