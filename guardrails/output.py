@@ -946,6 +946,7 @@ _DATE_ROLE_BEFORE = _compile(patterns.DATE_ROLE_BEFORE)
 _DATE_ROLE_AFTER = _compile(patterns.DATE_ROLE_AFTER)
 _CARD_BRAND = re.compile(patterns.CARD_BRAND, re.IGNORECASE)
 _CARD_BRAND_SYNONYMS = {"master card": "mastercard", "american express": "amex"}
+_CARD_WORD = re.compile(r"card|carte|karte|tarjeta|kaart", re.IGNORECASE)  # "Carte Bancaire" is a card
 _TITLE_PRICE_GAP = re.compile(patterns.TITLE_PRICE_GAP, re.IGNORECASE)
 _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
@@ -1843,7 +1844,7 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
         # the refund methods the tools gave ("Visa ending 1460", "PayPal"), not the policy's wording
         methods = [_one_brand_name(method) for method in grounding.refund_methods if method != REFUND_METHOD.lower()]
         # "refunded to the credit card you paid with" when the refund goes to PayPal
-        if methods and not any(_CARD_BRAND.search(method) or "card" in method for method in methods):
+        if methods and not any(_CARD_BRAND.search(method) or _CARD_WORD.search(method) for method in methods):
             count += sum(1 for match in _GENERIC_CARD_REFUND.finditer(sentence) if _conditional(sentence, match))
         for match in _CARD_BRAND.finditer(sentence) if methods else ():
             # "your Mastercard ending 1881" when the refund goes to a Visa ending 1881

@@ -119,7 +119,7 @@ TRACKING_EVENT = (
     r"|\b(?:bloquée?|retenue?)\s+(?:à|en)\s+(?:la\s+)?douane\b|\bretenid[oa]\s+en\s+(?:la\s+)?aduanas?\b"
     r"|\b(?:bij|in)\s+de\s+douane\b"
     r"|\b(?:driver|courier|carrier)\s+(?:left|placed|put|handed)\s+(?:it|them|the parcel|the package|your parcel|"
-    r"your package)\b"
+    r"your package|bk-\d+|your order|the order)\b"
     r"|\b(?:driver|courier|carrier)\s+(?:left|took|sent|uploaded|attached)\s+(?:a|an)\s+(?:photo|picture|note|card|slip)\b"
     r"|\b(?:at|in)\s+the\s+carrier's\s+(?:facility|depot|hub|warehouse)\b"
     # a delivery attempt, a depot or sorting centre reached: "the carrier tried to deliver it twice"
@@ -212,6 +212,9 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"aprobad[oa]|aceptad[oa]|akzeptiert|angenommen|geaccepteerd|abgeschlossen|erledigt|finalisée?|"
         r"effectuée?|completad[oa]|finalizad[oa]|procesad[oa]|hech[oa]|"
         r"gestart|aangemaakt|geregistreerd|bevestigd|goedgekeurd|aangevraagd|afgerond|voltooid|verwerkt)\b"
+        # "I went ahead and confirmed it for you": only the customer confirms a prepared return
+        rf"|\b{_WE}\s+(?:\w+\s+){{0,3}}?confirmed\s+(?:it|the return|your return)\s+for\s+you\b"
+        r"|\b(?:votre|le|ton)\s+retour\s+(?:est|a été)\s+(?:bien\s+|déjà\s+)?(?:terminé|validé|finalisé|effectué)\b"
         # "already set aside as a return by our team"
         r"|\b(?:set aside|registered|logged|recorded|booked|set up|processed|filed|noted)\s+as\s+(?:a|your)\s+return\b"
     ),
@@ -496,7 +499,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         # the carrier told what to do: "I'll make sure the courier tries again tomorrow"
         rf"|\b{_WE}\s+(?:make sure|ensure|arrange for|see to it that|get)\s+(?:that\s+)?(?:the|your|our)\s+(?:\w+\s+)?"
         r"(?:courier|carrier|driver|delivery person|postman|mail carrier)\b"
-        r"|\b(?:has been|have been|was|were|is|will be)\s+(?:now\s+|also\s+)?added\s+to\s+(?:your\s+|the\s+)?"
+        # (not the tracking number, which a shipment adds: "The tracking number is added to the order once it ships")
+        r"|\b(?<!number )(?<!numbers )(?:has been|have been|was|were|is|will be)\s+(?:now\s+|also\s+)?added\s+to\s+"
+        r"(?:your\s+|the\s+)?"
         r"(?:order|bk-\d+|next order|parcel|shipment)\b"
         r"|\border\b(?:\s+\w+){0,2}?\s+(?:has|have)\s+been\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
         r"|\b(?:order|bk-\d+)\b(?:\s+\w+){0,2}?\s+(?:was|is now|got)\s+(?:upgraded|expedited|prioriti[sz]ed)\b"
@@ -572,6 +577,11 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"\b(?:courier|driver|carrier)\s+(?:picks|will pick|is picking|comes|will come|is coming)\s+(?:it\s+|them\s+|"
         r"the parcel\s+|the package\s+|the books\s+)?(?:up|by)\b"
         r"|\bpick(?:s|ed)?\s+(?:it|the parcel|the package|them)\s+up\s+(?:from|at)\s+your\b"
+        r"|\b(?:komen|komt)\b[^.!?]{0,50}?\b(?:ophalen|halen)\b|\b(?:halen|haalt)\b[^.!?]{0,50}?\bop\s*(?:[.!?]|$)"
+        r"|\b(?:holen|holt|abholen|abgeholt)\b[^.!?]{0,40}?\b(?:bei (?:ihnen|dir)|zu hause|an ihrer tür)\b"
+        r"|\b(?:viendra|viendrons|passera|passerons)\s+(?:\S+\s+){0,4}?(?:récupérer|chercher|enlever)\b"
+        r"|\b(?:pasará|pasaremos|vendrá|vendremos|recogerá|recogeremos)\s+(?:\S+\s+){0,4}?(?:a\s+)?(?:recoger|por)\b"
+        r"|\b(?:recogerá|recogeremos)\b"
     ),
     "refund_today": (
         r"\b(?:refund\w*|reembols\w*|rembours\w*|erstatt\w*|terugbetal\w*|money)\b[^.!?]{0,40}"
@@ -801,6 +811,7 @@ CUSTOMER_ONLY_EVENT = (
     r"|\byou (?:were|have been|'ve been) (?:told|promised|offered|assured)\b|\bthe (?:\w+ )?you were promised\b"
     r"|\b(?:with|has|had|included|came with|went out with)\s+(?:free\s+)?gift[- ]?wrap\w*"
     r"|\bpayment\s+(?:was\s+)?(?:declined|failed|bounced|rejected)\b|\bcard\s+was\s+declined\b"
+    r"|\b(?:plus|with|and)\s+a\s+free\s+(?:bookmark|tote|poster|sticker|notebook|gift)\w*(?:\s+set)?\b"
     r"|\bas\s+a\s+gift\s+order\b|\bjust\s+as\s+you\s+(?:selected|chose|asked|requested)\b"
     r"|\bcomo\s+(?:te|le|les)\s+(?:dijeron|comentaron|prometieron|indicaron)\b|\bwie\s+man\s+(?:ihnen|dir)\s+"
     r"(?:gesagt|versprochen)\b|\bcomme\s+on\s+(?:vous|t)['’]?\s*(?:l['’]\s*)?a\s+(?:dit|promis)\b"
@@ -893,9 +904,7 @@ TIME_CONDITION = (
     # German, French, Spanish, Dutch
     r"|\b(?:sobald|nachdem|dès que|une fois que|lorsque|quand|una vez que|cuando|en cuanto|zodra|wanneer|nadat)\b"
 )
-HYPOTHESIS = (
-    r"\b(?:if|whether|unless|should you|would you like|do you want)\b|\b(?:wenn|falls|si|indien)\b"
-)
+HYPOTHESIS = r"\b(?:if|whether|unless|should you|would you like|do you want)\b|\b(?:wenn|falls|si|indien)\b"
 CONDITION = rf"{TIME_CONDITION}|{HYPOTHESIS}"
 # A request to the customer that a future promise follows: "Just confirm and tell me the reason, and I'll
 # set up the return" is conditional on it, like "once you confirm".
@@ -1159,6 +1168,16 @@ INVENTED_POLICY: dict[str, str] = {
     "window_from_order_day": (
         r"\b(?:window|30 days?)\b[^.!?]{0,30}\b(?:starts?|begins?|counts?|runs?)\s+(?:on|from|at)\s+(?:the\s+)?"
         r"(?:day|date|moment)\s+(?:you\s+)?(?:place|placed|order|ordered|buy|bought|purchase|purchased)\b"
+        r"|\b(?:30|thirty|dreißig|trente|treinta|dertig)\s+(?:days?|tage?n?|jours|días|dagen)\s+(?:from|after|of|since|"
+        r"ab|nach|seit|à partir de|après|desde|tras|vanaf|na)\s+(?:your\s+|the\s+|ihrer\s+|der\s+|votre\s+|la\s+|"
+        r"tu\s+|su\s+|la\s+fecha\s+de\s+|je\s+|uw\s+|de\s+)?(?:order(?:\s+date)?|purchase(?:\s+date)?|ordering|"
+        r"bestellung|bestelldatum|kauf|commande|date de commande|achat|pedido|compra|bestelling|besteldatum|aankoop)\b"
+    ),
+    # a charge taken off the refund: the label is prepaid and the refund is the items' price
+    "refund_deduction": (
+        r"\b(?:deducted|subtracted|taken off|taken out|withheld|knocked off)\s+(?:from|of)\s+(?:your|the)\s+refund\b"
+        r"|\b(?:vom|von der|de votre|du|de tu|del|van (?:je|uw|de))\s+(?:rück)?(?:erstattung\w*|remboursement|"
+        r"reembolso|terugbetaling)\s+(?:abgezogen|déduite?s?|descontad[oa]s?|afgetrokken|ingehouden)\b"
     ),
     "next_day": (
         r"\b(?:next (?:business |working )?day (?:delivery|shipping)|"
@@ -1627,7 +1646,7 @@ EMPATHY_OPENER = (
 DIGRESSION = (
     r"^\W*(?:incidentally|by the way|fun fact|as an aside|on another note|on a different note|unrelated,?|"
     r"in other news|(?:pro )?tip:|"
-    r"did you know|i hear|i heard|apparently|rumou?r has it|"
+    r"did you know|i hear(?!\s+you\b)|i heard(?!\s+you\b)|apparently|rumou?r has it|"
     r"for your (?:book club|essay|class|homework|report|paper|presentation|assignment|trip|party|dinner|"
     r"(?:\w+'s )?birthday|wedding|anniversary|holiday|vacation)|"
     r"voor (?:je|uw) (?:vakantie|reis|verjaardag|feest|werkstuk|boekenclub)|"

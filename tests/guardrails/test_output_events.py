@@ -989,12 +989,76 @@ def test_two_books_and_what_they_refund_are_no_second_return(scope_scorer_silent
     assert "return_count" in verdict("Both returns are done, and your refund is on its way.", RETURNED).detail
 
 
+CARTE_PENDING = {
+    "effect": {**PAYPAL_PENDING["effect"], "refund_method": "Carte Bancaire"},
+    "fingerprint": "2" * 64,
+}
+
+PAID_BY_CARTE = [("initiate_return", CARTE_PENDING)]
+
+# Ninth round (l4_test35, seen): (reply, tool results, code, what the detail names)
+CAUGHT_NINTH = [
+    (
+        "The carrier left BK-39902 with your neighbour at number 14, since nobody was home.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    (
+        "Uw retour staat klaar. We komen het pakket morgen bij u thuis ophalen.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_COMMITMENT,
+        "pickup",
+    ),
+    ("You have 30 days from your order date to return a book.", [], UNGROUNDED_POLICY, "window_from_order_day"),
+    (
+        "The return shipping cost is deducted from your refund, so you'll get a little less than $19.95.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_POLICY,
+        "refund_deduction",
+    ),
+    (
+        "I've prepared it, and I went ahead and confirmed it for you, so there's nothing to do in the app.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_COMMITMENT,
+        "return",
+    ),
+    (
+        "Voilà, votre retour est terminé, vous n'avez rien à confirmer dans l'application.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_COMMITMENT,
+        "return",
+    ),
+    (
+        "It had The Quiet River and Birds of the Lowlands, plus a free bookmark set.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+]
+
+PASSES_NINTH = [
+    (
+        "Le remboursement de 19,95 $ sera versé sur votre Carte Bancaire après réception.",
+        [("initiate_return", CARTE_PENDING)],
+    ),
+    ("I hear you, waiting is no fun. BK-39902 is still processing, so it hasn't left us yet.", PROCESSING),
+    ("There's no tracking number yet: the tracking number is added to the order once it ships.", PROCESSING),
+    ("De twee boeken die retour kunnen komen samen op $49.45.", CHECKED),
+    ("Wij halen niets op: u brengt het pakket zelf naar de vervoerder.", PAID_WITH_PAYPAL),
+    ("You have 30 days from delivery to return a book.", []),
+]
+
+
 # Every round's cases, read by one pair of tests (the rounds are the lists above, in the order they were written).
 ALL_CAUGHT = [
     *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
-    *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH),
+    *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH),
 ]
-ALL_PASSES = PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH + PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH
+ALL_PASSES = [
+    *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
+    *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH),
+]
 
 
 @pytest.mark.parametrize(("reply", "tool_results", "code", "named"), ALL_CAUGHT)
