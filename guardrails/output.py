@@ -936,6 +936,7 @@ _ORDER_TOTAL_WORD = re.compile(patterns.ORDER_TOTAL_WORD, re.IGNORECASE)
 _REFUND_CONTEXT = re.compile(patterns.REFUND_CONTEXT, re.IGNORECASE)
 _CONTENTS_SEPARATOR = re.compile(patterns.CONTENTS_SEPARATOR, re.IGNORECASE)
 _COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
+_NEW_SUBJECT = re.compile(r"\s(?:and|but)\s+(?:the|your|my|our|it|i|we|you|they)\b", re.IGNORECASE)
 _SCOPE_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|so|then|while)\b")
 _OPINION_MARKER = re.compile(patterns.OPINION_MARKER, re.IGNORECASE)
 _LITERARY_JUDGEMENT = re.compile(patterns.LITERARY_JUDGEMENT, re.IGNORECASE)
@@ -1023,7 +1024,10 @@ def _asserted(sentence: str, match: re.Match) -> bool:
         return False
     # A promise is the match's own clause in the future: "Your return has been started, and the refund will
     # follow once we receive it" states a past fact before a promise of the next clause.
-    future = _FUTURE.search(sentence, *_match_clause_bounds(sentence, match))
+    start, end = _match_clause_bounds(sentence, match)
+    # ("… has been created and the refund will follow once …": "and" before a new subject starts a clause)
+    next_subject = _NEW_SUBJECT.search(sentence, match.end(), end)
+    future = _FUTURE.search(sentence, start, next_subject.start() if next_subject else end)
     # A condition governs a promise anywhere in its sentence, but a past fact only in its own clause:
     # "returnable until March 31, and a refund has been approved" still claims the approval.
     own_clause = before[max((cut.end() for cut in _COUNT_CLAUSE_BREAK.finditer(before)), default=0) :]

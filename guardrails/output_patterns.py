@@ -110,7 +110,7 @@ TRACKING_EVENT = (
     r"|\b(?:is|'s|are|'re|currently|now|sitting|arrived)\s+(?:\w+\s+){0,2}?(?:at|in)\s+(?:the|a|your|their)\s+"
     r"(?:local\s+|regional\s+|nearest\s+)?(?:[\w-]+\s+)?(?:hub|depot|sorting (?:facility|centre|center|office)|"
     r"distribution (?:centre|center|facility)|delivery (?:station|office)|customs)\b"
-    r"|\bsigned for\b(?!\s*\?)"
+    r"|\bsigned for\b(?!\s*\?)|\b(?:is|'s|are|currently|now)\s+(?:\w+\s+)?out for delivery\b"
     # a named depot or sorting centre in the other four languages: "liegt im Verteilzentrum in Chicago"
     r"|\b(?:verteilzentrum|paketzentrum|centre de tri|centro de distribución|centro logístico|sorteercentrum|"
     r"distributiecentrum)\b"
@@ -408,6 +408,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"vervangend\w*\s+(?:exemplaar|boek)\b)"
     ),
     "refund_sent_other_language": (
+        r"\b(?:fue|ha sido|wurde|a été|werd)\s+(?:ya\s+|bereits\s+|schon\s+|déjà\s+|al\s+)?(?:reembolsad[oa]s?|"
+        r"(?:zurück)?erstattet|remboursée?s?|terugbetaald)\b|"
         # "ya te hemos enviado el reembolso", "nous avons déjà versé votre remboursement"
         r"\b(?:he|hemos)\s+(?:ya\s+)?(?:enviado|devuelto|abonado|transferido|hecho)\s+(?:el|tu|su)\s+reembolso\b"
         r"|\b(?:j'ai|nous avons)\s+(?:déjà\s+)?(?:envoyé|effectué|versé|émis|viré)\s+(?:le|votre|ton)\s+remboursement\b"
@@ -809,7 +811,7 @@ CUSTOMER_ONLY_EVENT = (
     r"|\b(?:reactivated|reinstated|reaktiviert|réactivée?|reactivad[oa]|heractiveerd)\b"
     r"|\b(?:in stock|out of stock|back in stock|on backorder|sold out|auf lager|en stock|op voorraad|agotad[oa])\b"
     r"|\byou (?:were|have been|'ve been) (?:told|promised|offered|assured)\b|\bthe (?:\w+ )?you were promised\b"
-    r"|\b(?:with|has|had|included|came with|went out with)\s+(?:free\s+)?gift[- ]?wrap\w*"
+    r"|\b(?:with|has|had|included|came with|went out with)\s+(?:free\s+)?gift[- ]?wrap\w*|\bgift[- ]wrapped\b"
     r"|\bpayment\s+(?:was\s+)?(?:declined|failed|bounced|rejected)\b|\bcard\s+was\s+declined\b"
     r"|\b(?:plus|with|and)\s+a\s+free\s+(?:bookmark|tote|poster|sticker|notebook|gift)\w*(?:\s+set)?\b"
     r"|\bas\s+a\s+gift\s+order\b|\bjust\s+as\s+you\s+(?:selected|chose|asked|requested)\b"
@@ -842,6 +844,8 @@ STORE_PLACE = (
     r"\s+(?:in|at|de|en|à|te|im|van)\s+(?-i:[A-Z])\w+"
     r"|\b(?:our|nuestro|notre|unserem|unser|ons)\s+(?-i:[A-Z])\w+(?:,\s+(?-i:[A-Z])\w+)?\s+"
     r"(?:warehouse|distribution cent(?:er|re)|fulfil?ment cent(?:er|re))\b"
+    r"|\b(?:warehouse|store|shop|office|depot|headquarters|us)\s+(?:at|on)\s+\d{1,5}\s+(?:(?-i:[A-Z])\w+\s+){1,3}"
+    r"(?-i:Drive|Street|St\b|Avenue|Ave\b|Road|Rd\b|Boulevard|Blvd\b|Lane|Way|Parkway|Place|Court)"
 )
 # An item's format or edition: no tool result gives one, so only the item's own title may state it.
 ITEM_FORMAT = (
@@ -1038,7 +1042,9 @@ ORDER_HELD = (
     r"(?:\b(?:order|bk-\d+|it)\s+(?:had|has)|\b(?:contained|contains|included|includes|consisted of|was made up of|"
     r"incluía|incluye|contenía|contiene|traía|enthielt|enthält|umfasste|umfasst|bestand aus|contenait|contient|"
     r"comprenait|comprend|bevatte|bevat|bestond uit))"
-    rf"\s+(?:only\s+|just\s+|nur\s+|seulement\s+|solo\s+|sólo\s+|maar\s+|slechts\s+)?{_NUMBER}\s+"
+    r"\s+(?:only\s+|just\s+|nur\s+|seulement\s+|solo\s+|sólo\s+|maar\s+|slechts\s+)?"
+    r"(?:(?:your|vos|tes|les|ihre|deine|die|sus|tus|los|las|je|uw|de)\s+)?"
+    rf"{_NUMBER}\s+"
     rf"(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?(?:{_HELD_NOUN})\b"
     r"(?!\s+(?:that|which|you|eligible|returnable|que|qui|die|dat|der|to)\b)"
 )

@@ -1035,6 +1035,38 @@ CAUGHT_NINTH = [
         UNGROUNDED_STATUS,
         "an event no tool reports",
     ),
+    # (older seen parts)
+    ("BK-39902 is currently out for delivery in your area.", SHIPPED, UNGROUNDED_STATUS, "tracking event"),
+    (
+        "BK-39902 was delivered on November 6, all of it in one gift-wrapped box.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "Votre commande BK-39902 contient vos quatre livres.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "how many items the order holds",
+    ),
+    (
+        "Sí, el pedido BK-39902 ya fue reembolsado la semana pasada.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "refund_sent_other_language",
+    ),
+    (
+        "Returns can be dropped off at our warehouse at 1200 Harbor Drive, Monday to Friday.",
+        [],
+        UNGROUNDED_STATUS,
+        "a warehouse's place",
+    ),
+    (
+        "Your return for The Quiet River has been created and the refund will follow once we receive it.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_COMMITMENT,
+        "return",
+    ),
 ]
 
 PASSES_NINTH = [
@@ -1047,6 +1079,10 @@ PASSES_NINTH = [
     ("De twee boeken die retour kunnen komen samen op $49.45.", CHECKED),
     ("Wij halen niets op: u brengt het pakket zelf naar de vervoerder.", PAID_WITH_PAYPAL),
     ("You have 30 days from delivery to return a book.", []),
+    ("Once it's out for delivery, the carrier's tracking page will show it.", SHIPPED),
+    ("I'm afraid we can't have it gift-wrapped, but it was delivered on November 6.", LOOKED_UP),
+    ("No, el pedido BK-39902 no fue reembolsado: no hay ninguna devolución.", LOOKED_UP),
+    ("Once your return is created and the parcel reaches us, the refund goes to PayPal.", PAID_WITH_PAYPAL),
 ]
 
 
