@@ -931,6 +931,8 @@ _NO_ACTION_AFTER = {
     "keep": re.compile(r"\s+(?:it|this|that)\s+(?:between us|to myself|a secret|in mind)\b", re.IGNORECASE),
     # "we'll work out the next step": talk about what to do, not an action
     "work": re.compile(r"\s+(?:it\s+)?out\b", re.IGNORECASE),
+    # "he dejado preparada la devolución": prepared, like "preparado"
+    "dejado": re.compile(r"\s+(?:preparad[oa]s?|list[oa]s?)\b", re.IGNORECASE),
 }
 _ORDER_TOTAL_WORD = re.compile(patterns.ORDER_TOTAL_WORD, re.IGNORECASE)
 _REFUND_CONTEXT = re.compile(patterns.REFUND_CONTEXT, re.IGNORECASE)
@@ -1250,6 +1252,18 @@ def _tracking_problems(sentence: str, grounding: Grounding) -> list[str]:
     return problems
 
 
+def _another_orders_items(text: str, grounding: Grounding) -> bool:
+    """Text that names one order and, not negated, an item only another order of the thread holds."""
+    named = _extract_order_ids(text)
+    if len(named) != 1:
+        return False
+    (order_id,) = named
+    own = {title for owner, title in grounding.order_items if owner == order_id}
+    others = {title for owner, title in grounding.order_items if owner != order_id} - own
+    named_others = any(title in others for title in _titles_in(text, grounding))
+    return bool(own) and named_others and not _NEGATION.search(text)
+
+
 def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     """Facts bound to the wrong order: another order's items, or an ineligible order said to be returnable."""
     problems = []
@@ -1257,13 +1271,10 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
     contrasted = bool(grounding.digital_items) and any(_DIGITAL_WORD.search(sentence) for sentence in sentences)
     for sentence in sentences:
         named = _extract_order_ids(sentence)
-        if len(named) == 1:
-            (order_id,) = named
-            own = {title for owner, title in grounding.order_items if owner == order_id}
-            others = {title for owner, title in grounding.order_items if owner != order_id} - own
-            named_others = any(title in others for title in _titles_in(sentence, grounding))
-            if own and named_others and not _NEGATION.search(sentence):
-                problems.append("another order's items")
+        # each order with its own clause: "Rebecca is in BK-87201, which has shipped; Jamaica Inn was in BK-87144"
+        parts = _COUNT_CLAUSE_BREAK.split(sentence) if len(named) > 1 else [sentence]
+        if any(_another_orders_items(part, grounding) for part in parts):
+            problems.append("another order's items")
         if _unknown_listed_titles(sentence, named, grounding):
             problems.append("items the order does not hold")
         if (
@@ -1640,15 +1651,20 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 unbacked.append("return_scope")
         if _return_scope_named(sentence, grounding):
             unbacked.append("return_scope")
-        # (a title is no participle: "De kunst van het verdwalen")
-        for match in _OTHER_LANGUAGE_ACTION.finditer(_without(sentence, grounding.titles)):
+        # a title is no participle and no action: "De kunst van het verdwalen", "The Storm We Made"
+        untitled = _without(sentence, grounding.titles)
+        for match in _OTHER_LANGUAGE_ACTION.finditer(untitled):
             verb = next(group for group in match.groups() if group).lower()
             started = verb in patterns.OTHER_LANGUAGE_RETURN_STARTED and grounding.applied_returns
-            if verb not in patterns.OTHER_LANGUAGE_VERBS_BACKED and not started:
+            # not done: "No he podido completar la devolución", "Ich habe sie nicht storniert"
+            negated = _NEGATION.search(_CLAUSE_BREAK.split(untitled[: match.start()])[-1] + match.group())
+            no_action = _NO_ACTION_AFTER.get(verb)
+            if no_action is not None and no_action.match(untitled, match.end()):
+                continue
+            if verb not in patterns.OTHER_LANGUAGE_VERBS_BACKED and not started and not negated:
                 unbacked.append(f"action: {verb}")
         # The handoff intent backs its escalation: the server renders the handoff itself.
         handed_off = intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence)
-        untitled = _without(sentence, grounding.titles)  # "The Storm We Made" is a title, not an action
         for match in () if handed_off else _AGENT_ACTION.finditer(untitled):
             verb = (match.group("verb") or match.group("past")).lower()
             no_action = _NO_ACTION_AFTER.get(verb)

@@ -112,8 +112,9 @@ TRACKING_EVENT = (
     r"distribution (?:centre|center|facility)|delivery (?:station|office)|customs)\b"
     r"|\bsigned for\b(?!\s*\?)|\b(?:is|'s|are|currently|now)\s+(?:\w+\s+)?out for delivery\b"
     # a named depot or sorting centre in the other four languages: "liegt im Verteilzentrum in Chicago"
-    r"|\b(?:verteilzentrum|paketzentrum|centre de tri|centro de distribución|centro logístico|sorteercentrum|"
-    r"distributiecentrum)\b"
+    r"|\b(?:verteilzentrum|paketzentrum|zustellbasis|zustelldepot|centre de tri|centre de distribution|"
+    r"agence de livraison|centro de distribución|centro logístico|centro de reparto|oficina de reparto|sorteercentrum|"
+    r"distributiecentrum|bezorgdepot)\b"
     # held at customs, in the five languages
     r"|\b(?:held|stuck|waiting|sitting|retained)\s+(?:up\s+)?(?:at|in)\s+customs\b|\bim zoll\b|\bbeim zoll\b"
     r"|\b(?:bloquée?|retenue?)\s+(?:à|en)\s+(?:la\s+)?douane\b|\bretenid[oa]\s+en\s+(?:la\s+)?aduanas?\b"
@@ -536,7 +537,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"accordée?|faite|approuvée?|consentie|aprobad[oa]|concedid[oa]|hech[oa]|autorizad[oa]|goedgekeurd|gemaakt|"
         r"toegestaan|verleend)\b"
         r"|\b(?:wurde|ist|a été|est|fue|ha sido|se ha|se hizo|is|werd|hecho|gemacht|fait|gemaakt|genehmigt|haremos|"
-        r"hacemos|ferons|faisons|machen|maken|"
+        r"hacemos|ferons|faisons|machen|maken|maak|mache|fais|hago|haré|ferai|"
         r"accordé|concedido|aprobado|goedgekeurd)\s+(?:\S+\s+){0,3}?(?:eine|une|una|een)\s+"
         r"(?:\S+\s+)?(?:ausnahme|exception|excepción|uitzondering)\b"
     ),
@@ -600,6 +601,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
     # "You'll receive a confirmation email with your RMA number", "Sie erhalten in Kürze eine Bestätigung").
     # The customer's own confirmation email ("check your confirmation email") is none.
     "store_email": (
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|already\s+)?(?:emailed|sent|texted|forwarded)\s+you\s+"
+        r"(?:the|a|your)\s+tracking\s+(?:link|number|details|info\w*)\b|"
         rf"\b{_WE}\s+(?:sent|send|emailed|email|e-mailed|forwarded|forward|resent|re-sent|mailed|mail)\s+"
         r"(?:you\s+|it\s+)?(?:\S+\s+){0,3}?(?:confirmation|summary|receipt|invoice|recap|transcript|"
         r"copy of (?:the|your) (?:order|invoice|receipt)|(?:order|shipping) details)\b"
@@ -1107,7 +1110,9 @@ POLICY_SUBJECTS: dict[str, str] = {
     ),
     "standard": (
         r"\bstandard(?:\s+(?:shipping|delivery))?\b|(?<!return )(?<!returns )\bshipping\b(?!\s+(?:label|address))"
-        r"|\b(?:standardversand|versand\w*|exp[ée]dition\w*|env[ií]os?|verzend\w*|standaard\w*)"
+        # ("versnelde verzending" is expedited shipping)
+        r"|\b(?:standardversand|versand\w*|exp[ée]dition\w*|env[ií]os?|(?<!versnelde )(?<!snelle )verzend\w*|"
+        r"standaard\w*)"
     ),
     "refund": (
         r"\brefund\w*|\breimburs\w*|\bmoney back\b"
@@ -1164,6 +1169,11 @@ INVENTED_POLICY: dict[str, str] = {
         r"\b(?:\d+|seven|sieben|sept|siete|zeven)\s+(?:business\s+|working\s+)?(?:days?|tage?n?|jours?|días|dagen)\s+"
         r"(?:of|after|from|nach|après|desde|tras|na)\s+(?:you\s+)?(?:sending|shipping|mailing|posting|dropping off|"
         r"(?:dem\s+)?(?:versand|absenden)|l'envoi|(?:el\s+)?envío|verzending|het versturen)\b"
+        r"|\b(?:refund\w*|reembols\w*|rembours\w*|erstatt\w*|terug\w*)\b[^.!?]{0,60}?\b(?:\d+|seven)\s+"
+        r"(?:calendar\s+|business\s+|working\s+)?days?\s+(?:of|after|from)\s+(?:your|the)\s+(?:return\s+)?"
+        r"(?:request|requesting)\b"
+        r"|\b(?:\d+|seven)\s+calendar\s+days?\b(?=[^.!?]{0,40}\b(?:refund|return)\w*)"
+        r"|\b(?:refund|return)\w*\b[^.!?]{0,60}?\b(?:\d+|seven)\s+calendar\s+days?\b"
     ),
     "refund_on_scan": (
         r"\brefunds?\b[^.!?]{0,30}?\b(?:sent|issued|processed|released|paid)\s+(?:as soon as|when|once|the moment)\s+"
@@ -1386,6 +1396,8 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"|\bhere(?:'s| is)\s+(?:a|an)\s+(?:short\s+|little\s+|quick\s+)?(?:message|note|verse|toast|wish)\s+for\s+"
         r"(?:the|your|a)\s+(?:card|gift|note|tag)\b"
         r"|\baquí tienes (?:un|una) (?:pequeñ[oa] )?(?:poema|chiste|canción|receta|cuento)\b"
+        r"|\bhier(?:\s+is)?\s+(?:een|je)\s+(?:\w+\s+)?(?:gedicht\w*|grap\w*|mop\w*|recept\w*|verhaaltje\w*|liedje\w*)"
+        r"|\bhier\s+(?:ist|kommt)\s+(?:ein|eine|dein|ihr)\s+(?:kleines\s+|kleiner\s+)?(?:gedicht|witz|rezept|lied)\w*"
         r"|\bvoici (?:un|une) (?:petit |petite )?(?:poème|blague|recette|histoire)\b"
         r"|\bfun fact\b|\bdid you know that\b|\b(?:leuk weetje|wist je dat|wussten sie|wusstest du|le saviez-vous|"
         r"saviez-vous que|petite anecdote|dato curioso|sabías que)\b"
@@ -1404,6 +1416,9 @@ OFF_TOPIC_SURE: dict[str, str] = {
         # a return statement ends its line or block: "return total;}" (not "to return it; our window")
         r"\breturn [\w.()]+\s*;\s*(?:\}|$)"
         r"|\b(?:in|with|using)\s+(?:python|javascript|bash|powershell|google apps script)\b|\brequests library\b"
+        # tech support for the customer's own devices
+        r"|\b(?:turn|turning|switch|switching)\s+(?:it|your\s+\w+)\s+off\s+and\s+(?:back\s+)?on\s+again\b"
+        r"|\breinstall(?:ing)?\s+(?:the|your)\s+(?:printer\s+)?driver\b"
         r"|\bpython (?:script|idea)\b|\bcron job\b|\b[a-z_]\w*\s*=\s*[a-z_][\w.]*\.\w+\("
         # a call inside a call: int(input())
         r"|\b[a-z_]\w*\([a-z_]\w*\(\)\)"

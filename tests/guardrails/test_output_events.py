@@ -8,6 +8,7 @@ the ordinary replies that look like it."""
 import pytest
 
 from guardrails.output import (
+    OFF_TOPIC,
     UNGROUNDED_COMMITMENT,
     UNGROUNDED_DATE,
     UNGROUNDED_POLICY,
@@ -1085,15 +1086,74 @@ PASSES_NINTH = [
     ("Once your return is created and the parcel reaches us, the refund goes to PayPal.", PAID_WITH_PAYPAL),
 ]
 
+SECOND_ORDER = {
+    **ORDER,
+    "order_id": "BK-40513",
+    "status": "shipped",
+    "delivered_date": None,
+    "items": [{"title": "Salt and Stone", "author": "Ria Veld", "price": "14.00", "category": "fiction"}],
+    "total": "14.00",
+}
+TWO_ORDERS = [("lookup_order", ORDER), ("lookup_order", SECOND_ORDER)]
+
+# Tenth round (l4_test36, seen): (reply, tool results, code, what the detail names)
+CAUGHT_TENTH = [
+    (
+        "De termijn is verlopen, maar ik maak een uitzondering: je mag het boek nog terugsturen.",
+        [("check_return_eligibility", OUTSIDE_WINDOW)],
+        UNGROUNDED_COMMITMENT,
+        "exception_other_language",
+    ),
+    (
+        "Tu pedido BK-39902 ya está en el centro de reparto de tu ciudad.",
+        SHIPPED,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    ("Refunds are issued within 7 calendar days of your return request.", [], UNGROUNDED_POLICY, "refund_from_sending"),
+    ("Hier een gedichtje voor je oma: bladzij na bladzij, jaar na jaar.", [], OFF_TOPIC, "made_content"),
+    ("First try turning your printer off and on again and reinstalling the driver.", [], OFF_TOPIC, "code"),
+    (
+        "BK-39902 has shipped. I've emailed you the tracking link so you can follow it.",
+        SHIPPED,
+        UNGROUNDED_COMMITMENT,
+        "store_email",
+    ),
+    (
+        "The Quiet River is in BK-40513, which has shipped; Salt and Stone was in BK-39902.",
+        TWO_ORDERS,
+        UNGROUNDED_STATUS,
+        "another order's items",
+    ),
+]
+
+PASSES_TENTH = [
+    (
+        "Vale, he dejado preparada la devolución de The Quiet River. Solo falta que la confirmes en la app.",
+        PAID_WITH_PAYPAL,
+    ),
+    ("No he podido completar la devolución: el sistema dice que el pedido cambió.", LOOKED_UP),
+    (
+        "Standaardverzending is gratis bij bestellingen boven 25 $ en duurt 3 tot 5 werkdagen. Met versnelde "
+        "verzending duurt het 1 tot 2 werkdagen, voor 9.99 $.",
+        [],
+    ),
+    (
+        "The Quiet River is in BK-39902, which was delivered; Salt and Stone is in BK-40513, which has shipped.",
+        TWO_ORDERS,
+    ),
+    ("Refunds arrive within 7 business days of us receiving the return.", []),
+]
+
 
 # Every round's cases, read by one pair of tests (the rounds are the lists above, in the order they were written).
 ALL_CAUGHT = [
     *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
-    *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH),
+    *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH + CAUGHT_TENTH),
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
-    *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH),
+    *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH),
 ]
 
 
