@@ -887,22 +887,12 @@ _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _COUNTED_ITEMS = re.compile(patterns.COUNTED_ITEMS, re.IGNORECASE)
 _ORDER_HELD = re.compile(patterns.ORDER_HELD, re.IGNORECASE)
 _ORDER_PART = re.compile(patterns.ORDER_PART, re.IGNORECASE)
-_WITHIN_WINDOW = re.compile(r"\bwithin\s+(?:the|its|your|\d+|thirty)\b", re.IGNORECASE)
-_STILL_RETURNABLE = re.compile(r"\byou\s+(?:can|could|may)\s+(?:still\s+)?(?:return|send back)\b", re.IGNORECASE)
-_KEPT = re.compile(
-    r"\b(?:keep|keeping|kept|stays? with you|remains? with you|behalten|behältst|garder|gardez|quedarte|quedarse|"
-    r"houden|houdt|blijft bij (?:je|u))\b",
-    re.IGNORECASE,
-)
-_PRINT_FORMAT = re.compile(r"paperback|softcover|taschenbuch|broché|tapa blanda|paperback-editie", re.IGNORECASE)
-_DIGITAL_WORD = re.compile(
-    r"\b(?:e-?books?|audio ?books?|hörb[üu]ch\w*|livres? (?:audio|numériques?)|audiolibros?|libros? electrónicos?|"
-    r"luisterboek\w*)\b",
-    re.IGNORECASE,
-)
-_HOLDING = re.compile(
-    r"\b(?:has|had|have|holds?|held|contains?|contained|includes?|included|with|there are)\b", re.IGNORECASE
-)
+_WITHIN_WINDOW = re.compile(patterns.WITHIN_WINDOW, re.IGNORECASE)
+_STILL_RETURNABLE = re.compile(patterns.STILL_RETURNABLE, re.IGNORECASE)
+_KEPT = re.compile(patterns.KEPT, re.IGNORECASE)
+_PRINT_FORMAT = re.compile(patterns.PRINT_FORMAT, re.IGNORECASE)
+_DIGITAL_WORD = re.compile(patterns.DIGITAL_WORD, re.IGNORECASE)
+_HOLDING = re.compile(patterns.HOLDING, re.IGNORECASE)
 _RETURNED_CLAIM = re.compile(patterns.RETURNED_CLAIM, re.IGNORECASE)
 _FIRST_OR_SECOND_PERSON = re.compile(r"(?:i|we|you)\b", re.IGNORECASE)
 _NOT_RETURNED = re.compile(patterns.NOT_RETURNED, re.IGNORECASE)
@@ -913,7 +903,7 @@ _TIMED_BY_RECEIPT = re.compile(
     r"(?:reach\w*|arriv\w*|get(?:s|ting)? back))",
     re.IGNORECASE,
 )
-_BOOK_WORD = re.compile(r"\b(?:libros?|livres?|buch|bücher|boek(?:en)?|books?|roman|novela|novel)\b", re.IGNORECASE)
+_BOOK_WORD = re.compile(patterns.BOOK_WORD, re.IGNORECASE)
 _ORDINAL = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
 _WINDOW_CLOSED = re.compile(patterns.WINDOW_CLOSED, re.IGNORECASE)
 _NO_TRACKING = re.compile(patterns.NO_TRACKING, re.IGNORECASE)
@@ -949,7 +939,7 @@ _DATE_ROLE_BEFORE = _compile(patterns.DATE_ROLE_BEFORE)
 _DATE_ROLE_AFTER = _compile(patterns.DATE_ROLE_AFTER)
 _CARD_BRAND = re.compile(patterns.CARD_BRAND, re.IGNORECASE)
 _CARD_BRAND_SYNONYMS = {"master card": "mastercard", "american express": "amex"}
-_CARD_WORD = re.compile(r"card|carte|karte|tarjeta|kaart", re.IGNORECASE)  # "Carte Bancaire" is a card
+_CARD_WORD = re.compile(patterns.CARD_WORD, re.IGNORECASE)
 _TITLE_PRICE_GAP = re.compile(patterns.TITLE_PRICE_GAP, re.IGNORECASE)
 _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)

@@ -1825,3 +1825,31 @@ MONTHS = {
     "nov": 11,
     "dec": 12,
 }
+
+# --- Word lists the checks read beside the tables above -------------------------------------------
+
+# A return said to fit the window ("within the 30 days") or still possible ("you can still return it").
+WITHIN_WINDOW = r"\bwithin\s+(?:the|its|your|\d+|thirty)\b"
+STILL_RETURNABLE = r"\byou\s+(?:can|could|may)\s+(?:still\s+)?(?:return|send back)\b"
+
+# Books the customer keeps beside a return, in the five languages.
+KEPT = (
+    r"\b(?:keep|keeping|kept|stays? with you|remains? with you|behalten|behältst|garder|gardez|quedarte|quedarse|"
+    r"houden|houdt|blijft bij (?:je|u))\b"
+)
+
+# A print copy and a digital one, told apart in a reply about both.
+PRINT_FORMAT = r"paperback|softcover|taschenbuch|broché|tapa blanda|paperback-editie"
+DIGITAL_WORD = (
+    r"\b(?:e-?books?|audio ?books?|hörb[üu]ch\w*|livres? (?:audio|numériques?)|audiolibros?|libros? electrónicos?|"
+    r"luisterboek\w*)\b"
+)
+
+# What an order is said to hold, before a count: "BK-90346 has 3 copies".
+HOLDING = r"\b(?:has|had|have|holds?|held|contains?|contained|includes?|included|with|there are)\b"
+
+# A book, in the five languages (a gift card is an item, not a book).
+BOOK_WORD = r"\b(?:libros?|livres?|buch|bücher|boek(?:en)?|books?|roman|novela|novel)\b"
+
+# A payment card in a refund method's name: "Visa ending 4417", "Carte Bancaire".
+CARD_WORD = r"card|carte|karte|tarjeta|kaart"
