@@ -72,6 +72,7 @@ PINNED_SHA256 = {
     "l4_test34.jsonl": "5c03c4e9e637ca749c6f8c736e7f2e2d49efd66028dbb1ddaa57de41df64d8c6",
     "l4_test35.jsonl": "e7549f4e907c95ccae09353c00f79884bdc5e40074894e6538bdec94968c661b",
     "l4_test36.jsonl": "4f9c531144ddd74acb03efeb20e7a9f0312b2268ab135a29430ef74942c3e5f6",
+    "l4_test37.jsonl": "2570acd97e7aec16f43d080110b5a0ffcbfa830e0a789b675385851ecc1b0813",
     "l4_test38.jsonl": "c8bacf3c23d6ac551e448ff9526d560d7869252ba135aab11affcb1bc89eb1f4",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
@@ -133,6 +134,7 @@ MINIMUM = {
     "l4_test34.jsonl": {"pass": 190, "block": 130},
     "l4_test35.jsonl": {"pass": 190, "block": 130},
     "l4_test36.jsonl": {"pass": 190, "block": 130},
+    "l4_test37.jsonl": {"pass": 190, "block": 130},
     "l4_test38.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
@@ -193,6 +195,7 @@ ID_PREFIX = {
     "l4_test34.jsonl": "l4zh",
     "l4_test35.jsonl": "l4zi",
     "l4_test36.jsonl": "l4zj",
+    "l4_test37.jsonl": "l4zk",
     "l4_test38.jsonl": "l4zl",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
