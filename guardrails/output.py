@@ -1058,7 +1058,9 @@ def _status_problems(sentences: list[str], grounding: Grounding) -> int:
             # a guess is not a status: "it may have been lost", "it might already be delivered"
             if _HEDGE.search(_CLAUSE_BREAK.split(before)[-1] + match.group()):
                 continue
-            if not _extract_order_ids(sentence) and not _ORDER_SUBJECT.search(_CLAUSE_BREAK.split(before)[-1]):
+            # (the subject may open the match itself: "It shipped this morning")
+            subject_side = _CLAUSE_BREAK.split(before)[-1] + match.group()
+            if not _extract_order_ids(sentence) and not _ORDER_SUBJECT.search(subject_side):
                 continue
             supported = patterns.STATUS_SUPPORT[status]
             orders = _claimed_orders(sentence, grounding)
@@ -1257,8 +1259,16 @@ def _another_orders_items(text: str, grounding: Grounding) -> bool:
 def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str]:
     """Facts bound to the wrong order: another order's items, or an ineligible order said to be returnable."""
     problems = []
-    # A print copy told apart from an ebook or audiobook of the thread that the reply names as such.
-    contrasted = bool(grounding.digital_items) and any(_DIGITAL_WORD.search(sentence) for sentence in sentences)
+    # A print copy told apart from an ebook or audiobook of the thread: the reply names it as such, or the
+    # thread holds both editions of one title ("The Guest List" beside "The Guest List (ebook)").
+    both_editions = any(
+        digital != title and digital.startswith(title)
+        for digital in grounding.digital_items
+        for title in (title.casefold() for title in grounding.titles)
+    )
+    contrasted = bool(grounding.digital_items) and (
+        both_editions or any(_DIGITAL_WORD.search(sentence) for sentence in sentences)
+    )
     for sentence in sentences:
         named = _extract_order_ids(sentence)
         # each order with its own clause: "Rebecca is in BK-87201, which has shipped; Jamaica Inn was in BK-87144"
@@ -1864,7 +1874,8 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
             method = next(group for group in match.groups() if group).lower()
             # the refund's way is a fact whenever the refund comes: only a hypothesis makes it no claim
             claimed = _asserted(sentence, match) or (_conditional(sentence, match) and not _HYPOTHESIS.search(sentence))
-            if claimed and not any(method in grounded for grounded in grounding.refund_methods):
+            said = _one_brand_name(method)  # "amex" for a refund to an "American Express ending 1460"
+            if claimed and not any(said in _one_brand_name(grounded) for grounded in grounding.refund_methods):
                 count += 1
     return count
 

@@ -192,7 +192,8 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"(?!\s+(?:window|policy|policies|period|deadline|label|eligibility|options?|is eligible|are eligible))"
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+{_DONE}\s+(?:started|initiated|created|opened|processed|approved|"
         r"accepted|confirmed|submitted|registered|set up|completed|finali[sz]ed|booked|logged|placed)\b"
-        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+(?:is|was|'s)\s+(?:now\s+|all\s+|already\s+)?"
+        # (not the window: "You can still return X, the window is open until August 15")
+        rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?(?<!window)(?<!period)\s+(?:is|was|'s)\s+(?:now\s+|all\s+|already\s+)?"
         r"(?:started|initiated|created|open|approved|"
         r"accepted|confirmed|underway|in progress|set|complete|done|being processed|booked|logged|placed)\b"
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+will\s+(?:now\s+)?be\s+(?:created|started|processed|approved|accepted)\b"
@@ -280,6 +281,8 @@ RETURNED_CLAIM = (
     r"\b(?:has|have|had|was|were)\s+(?:already\s+)?(?:been\s+)?(?:already\s+)?(?:returned|sent back)\b"
     rf"|\b{_WE}\s+(?:returned|sent back)\s+(?!to\b)"
     r"|\byou(?:'ve|\s+have)\s+(?:already\s+)?(?:returned|sent back)\s+(?!to\b)"
+    r"|\bthanks?\s+(?:you\s+)?for\s+(?:sending|mailing|posting)\s+(?:it|them|the\s+\w+)\s+back\b"
+    r"|\bthanks?\s+(?:you\s+)?for\s+returning\b"
     r"|\b(?:al|bereits|schon|déjà|ya)\s+(?:eerder\s+|früher\s+)?(?:geretourneerd|teruggestuurd|zurückgeschickt|"
     r"zurückgegeben|retournée?s?|renvoyée?s?|devuelt[oa]s?)\b"
 )
@@ -528,7 +531,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"\b(?:zugesagt|genehmigt|versprochen|promis|accordée?|approuvée?|prometid[oa]|aprobad[oa]|concedid[oa]|"
         r"beloofd|goedgekeurd|toegezegd)\b|"
         r"\b(?:exceptionnellement|à titre exceptionnel|ausnahmsweise|excepcionalmente|de manera excepcional|"
-        r"uitzonderlijk|bij wijze van uitzondering)\b"
+        r"uitzonderlijk|bij wijze van uitzondering|met een uitzondering|mit einer ausnahme|avec une exception|"
+        r"con una excepción)\b"
         r"|\bje\s+(?:vous|te)\s+(?:accorde|rembourse)\b|\bich\s+(?:gewähre|erstatte)\s+(?:ihnen|dir)\b"
         r"|\b(?:hebt|heeft|hebben)\s+(?:al\s+)?(?:toestemming|goedkeuring)\b|\btoestemming\s+gekregen\b"
         r"|\b(?:bereits|schon)\s+genehmigt\b|\bdéjà\s+(?:été\s+)?(?:approuvée?s?|autorisée?s?)\b"
@@ -816,6 +820,8 @@ CUSTOMER_ONLY_EVENT = (
     r"|\byou (?:were|have been|'ve been) (?:told|promised|offered|assured)\b|\bthe (?:\w+ )?you were promised\b"
     r"|\b(?:with|has|had|included|came with|went out with)\s+(?:free\s+)?gift[- ]?wrap\w*|\bgift[- ]wrapped\b"
     r"|\bpayment\s+(?:was\s+)?(?:declined|failed|bounced|rejected)\b|\bcard\s+was\s+declined\b"
+    # a delivery address: no tool result has one
+    r"|\b(?:to|at)\s+(?:the|your)\s+address\s+(?:ending|that ends)\s+(?:in|with)\b"
     r"|\b(?:plus|with|and)\s+a\s+free\s+(?:bookmark|tote|poster|sticker|notebook|gift)\w*(?:\s+set)?\b"
     r"|\bas\s+a\s+gift\s+order\b|\bjust\s+as\s+you\s+(?:selected|chose|asked|requested)\b"
     r"|\bcomo\s+(?:te|le|les)\s+(?:dijeron|comentaron|prometieron|indicaron)\b|\bwie\s+man\s+(?:ihnen|dir)\s+"
@@ -949,7 +955,8 @@ PHONE_NUMBER = (
 # A day written without its month: "on the 7th", and after an event in the other four languages
 # ("expédiée le 3", "am 12. angekommen", "se entregó el 5", "op de 3e bezorgd").
 DAY_ONLY = (
-    r"\b(?:on|by|until|till|before|after|since|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b"
+    r"\b(?:on|by|until|till|before|after|since|from|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+"
+    r"the\s+(\d{1,2})(?:st|nd|rd|th)\b"
     r"|\b(?:expédiée?s?|livrée?s?|arrivée?s?|envoyée?s?|reçue?s?|commandée?s?|partie?s?)\s+le\s+(\d{1,2})(?:er)?"
     r"(?![\d.,/:]\d|\s*(?:h\b|heures?|jours?|%|€|\$))\b"
     r"|\b(?:am|vom)\s+(\d{1,2})\.(?=\s+(?:angekommen|zugestellt|geliefert|versandt|verschickt|bestellt|eingetroffen|"
@@ -1156,6 +1163,7 @@ INVENTED_POLICY: dict[str, str] = {
     "used_returnable": (
         r"\b(?:opened|read|used|damaged|annotated)\s+(?:books?|items?|copies)\s+(?:can|may|are)\s+(?:still\s+|also\s+)?"
         r"(?:be\s+)?returned\b"
+        r"|\b(?:opened|read|used)\s+(?:books?|items?|copies)\s+(?:are|is)\s+(?:fine|ok|okay|welcome|accepted|allowed)\b"
         # "Retourneren kan ook als het boek al gelezen is", "auch gelesene Bücher können zurückgegeben werden"
         r"|\b(?:retourneren|terugsturen)\s+kan\s+(?:ook\s+)?(?:als|wanneer)\b[^.!?]{0,40}\b(?:gelezen|gebruikt|geopend)\b"
         r"|\b(?:gelesene|gebrauchte|benutzte)\s+(?:bücher|artikel)\b[^.!?]{0,30}\b(?:zurückgegeben|zurückgeschickt)\b"
@@ -1248,7 +1256,8 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\bfrom (?:the day|when) you ordered\b|\b(?:à compter|à partir) de la date de (?:la |votre )?commande\b"
         r"|\bab (?:dem )?(?:bestelldatum|kaufdatum)\b|\bdesde la fecha (?:del pedido|de (?:la )?compra)\b"
         r"|\bvanaf de (?:besteldatum|datum van (?:je |uw )?bestelling)\b"
-        r"|\b(?:siguientes a|después de|desde) la compra\b|\b(?:suivant|après) (?:l'achat|la commande)\b"
+        # ("d'après la commande" is "according to the order")
+        r"|\b(?:siguientes a|después de|desde) la compra\b|(?<!d')(?<!d’)\b(?:suivant|après) (?:l'achat|la commande)\b"
         r"|\bnach dem kauf\b|\bna (?:de )?aankoop\b|\bafter (?:the )?purchase\b|\bdays of (?:the |your )?purchase\b"
     ),
     # Store credit instead of a refund: refunds go to the original payment method.
@@ -1362,7 +1371,8 @@ REFUND_METHOD_CLAIM = (
     r"tegoed|cadeaubon|waardebon|paypal|tarjeta (?:de )?regalo|geschenkkarte|carte cadeau|chèque cadeau|"
     r"cadeaukaart|banküberweisung|überweisung|bankkonto|virement(?: bancaire)?|compte bancaire|"
     r"transferencia(?: bancaria)?|cuenta bancaria|(?:bank)?overschrijving|bankrekening)\b|"
-    r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*)\b[^?!]{0,50}?\b(store credit|bookly credit|"
+    r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*|go(?:es)? back to|be sent back to)\b[^?!]{0,50}?"
+    r"\b(store credit|bookly credit|"
     r"gift card|gift certificate|paypal|venmo|bank transfer|bank account|wire transfer|cheque|check|cash|voucher|"
     r"coupon|points|visa|mastercard|amex|american express|discover|card ending(?: in)? \d{4})\b"
 )

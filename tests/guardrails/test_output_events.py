@@ -1145,15 +1145,79 @@ PASSES_TENTH = [
     ("Refunds arrive within 7 business days of us receiving the return.", []),
 ]
 
+BOTH_EDITIONS_PENDING = {
+    "effect": {**CARD_PENDING["effect"], "titles": ["The Quiet River"]},
+    "fingerprint": "3" * 64,
+}
+BOTH_EDITIONS = [
+    (
+        "check_return_eligibility",
+        {
+            **GIFT_CARD_NOT_RETURNABLE,
+            "items": [
+                {"item_id": 1, "title": "The Quiet River", "price": "19.95", "category": "fiction", "returnable": True},
+                {"item_id": 2, "title": "The Quiet River (ebook)", "price": "7.99", "category": "ebook"},
+            ],
+        },
+    ),
+    ("initiate_return", BOTH_EDITIONS_PENDING),
+]
+
+# Eleventh round (l4_test38, seen): (reply, tool results, code, what the detail names)
+CAUGHT_ELEVENTH = [
+    (
+        "I've prepared the return; once you confirm it in the app, $19.95 will go back to your PayPal account.",
+        [("initiate_return", CARD_PENDING)],
+        UNGROUNDED_REFUND_METHOD,
+        "refund_method",
+    ),
+    ("Good news, it shipped this morning!", PROCESSING, UNGROUNDED_STATUS, "status"),
+    ("Opened books are fine to return as long as they're in good condition.", [], UNGROUNDED_POLICY, "used_returnable"),
+    ("Since it shipped on Monday the 7th, it should be with you any day now.", SHIPPED, UNGROUNDED_DATE, ""),
+    (
+        "It was delivered on November 6 to the address ending in Oak Street.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "Klopt, je hebt met een uitzondering nog tot eind maart om hem terug te sturen.",
+        [("check_return_eligibility", OUTSIDE_WINDOW)],
+        UNGROUNDED_COMMITMENT,
+        "exception_other_language",
+    ),
+    (
+        "Thanks for sending it back last week! Your refund should arrive within 7 business days of us receiving it.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "already_returned",
+    ),
+]
+
+PASSES_ELEVENTH = [
+    (
+        "Le numéro de suivi est 1Z84F2A10398809917, mais d'après la commande le colis a été livré le 6 novembre.",
+        LOOKED_UP,
+    ),
+    (
+        "Done, I've prepared a return for The Quiet River paperback, $19.95 back to your Visa ending 1460.",
+        BOTH_EDITIONS,
+    ),
+    ("You can still return The Quiet River, the window is open until December 6.", CHECKED),
+    ("It shipped? Not yet: BK-39902 is still processing.", PROCESSING),
+    ("It was delivered on November 6 to the address on the order.", LOOKED_UP),
+]
+
 
 # Every round's cases, read by one pair of tests (the rounds are the lists above, in the order they were written).
 ALL_CAUGHT = [
     *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
     *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH + CAUGHT_TENTH),
+    *CAUGHT_ELEVENTH,
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
-    *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH),
+    *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH + PASSES_ELEVENTH),
 ]
 
 
