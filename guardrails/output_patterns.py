@@ -128,6 +128,9 @@ TRACKING_EVENT = (
     r"(?:to\s+deliver|delivery)\b|\b(?:a|one|two|2|three|3|several|first|second|failed|missed)\s+delivery\s+"
     r"attempts?\b|\battempted\s+delivery\b|\b(?:zustellversuch\w*|tentatives? de livraison|intentos? de entrega|"
     r"bezorgpoging\w*)\b"
+    r"|\b(?:bezorger|koerier|postbode)\s+(?:heeft|is)\b[^.!?]{0,30}?\b(?:aangebeld|langs\s*geweest|langsgekomen)\b"
+    r"|\b(?:zusteller|bote|kurier)\s+(?:hat|war)\b[^.!?]{0,30}?\b(?:geklingelt|da|vorbeigekommen)\b"
+    r"|\b(?:livreur|facteur)\s+est\s+(?:déjà\s+)?passé\b|\b(?:repartidor|mensajero)\s+(?:ya\s+)?(?:pasó|intentó)\b"
     r"|\b(?:reached|arrived at|got to|made it to)\s+(?:the|a|your)\s+(?:local\s+|regional\s+|nearest\s+)?"
     r"(?:[\w-]+\s+)?(?:hub|depot|sorting (?:facility|centre|center|office)|distribution (?:centre|center|facility)|"
     r"delivery (?:station|office))\b"
@@ -217,6 +220,8 @@ RETURN_COMMITMENTS: dict[str, str] = {
         # "I went ahead and confirmed it for you": only the customer confirms a prepared return
         rf"|\b{_WE}\s+(?:\w+\s+){{0,3}}?confirmed\s+(?:it|the return|your return)\s+for\s+you\b"
         r"|\b(?:votre|le|ton)\s+retour\s+(?:est|a été)\s+(?:bien\s+|déjà\s+)?(?:terminé|validé|finalisé|effectué)\b"
+        r"|\bvoor\s+(?:u|je|jou)\s+bevestigd\b|\bfür\s+(?:sie|dich)\s+bestätigt\b|\bconfirmée?\s+pour\s+(?:vous|toi)\b"
+        r"|\bconfirmad[oa]\s+por\s+(?:usted|ti)\b"
         # "already set aside as a return by our team"
         r"|\b(?:set aside|registered|logged|recorded|booked|set up|processed|filed|noted)\s+as\s+(?:a|your)\s+return\b"
     ),
@@ -489,8 +494,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:free|complimentary|bonus)\s+"
         r"|"
         # noted on their account, where no tool writes ("I've noted BK-36117" is talk, AGENT_VERBS_BACKED)
-        rf"\b{_WE}\s+(?:noted|jotted)\b[^.!?]{{0,30}}\b(?:on|in|to)\s+(?:your|the|their)\s+"
-        r"(?:account|file|record|system|profile|notes)\b|"
+        rf"\b{_WE}\s+(?:noted|jotted)\b[^!?]{{0,60}}?\b(?:on|in|to)\s+(?:your|the|their)\s+(?:order\b|"
+        r"(?:account|file|record|system|profile|notes)\b)|"
         # a password reset link is sent by the login page, never by the assistant
         r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:(?:also|just|already|now)\s+)*(?:sent|emailed|resent|re-sent)\s+(?:you\s+)?"
         r"(?:a\s+|the\s+)?"
@@ -537,6 +542,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\b(?:hebt|heeft|hebben)\s+(?:al\s+)?(?:toestemming|goedkeuring)\b|\btoestemming\s+gekregen\b"
         r"|\b(?:bereits|schon)\s+genehmigt\b|\bdéjà\s+(?:été\s+)?(?:approuvée?s?|autorisée?s?)\b"
         r"|\bya\s+(?:fue|ha sido|está|estaba)\s+(?:aprobad|autorizad)[oa]s?\b|"
+        r"\b(?:ya\s+)?(?:le|te|les)\s+(?:aprobaron|autorizaron|concedieron)\b|"
         r"\b(?:ausnahme|exception|excepción|uitzondering)\b[^.!?]{0,40}?\b(?:genehmigt|gemacht|gewährt|erteilt|"
         r"accordée?|faite|approuvée?|consentie|aprobad[oa]|concedid[oa]|hech[oa]|autorizad[oa]|goedgekeurd|gemaakt|"
         r"toegestaan|verleend)\b"
@@ -549,6 +555,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
     # ("I'll send you a reminder email", "Je vous enverrai un e-mail", "Ik stuur u morgen een e-mail").
     # Singular only: "we email you a reset link" is the store's own process.
     "follow_up": (
+        r"\bi(?:'ll|\s+will)\s+(?:also\s+)?check\s+(?:back|in)\s+(?:on|with)\b|"
         r"\bi(?:'ll|\s+will|'ve|\s+have)?\s+(?:also\s+|then\s+|personally\s+|just\s+)?(?:send|sent|email|emailed|"
         r"e-mail|message|messaged|text|texted|drop|dropped|shoot)\s+(?:you\s+)?(?:a|an)\s+(?:quick\s+|short\s+|"
         r"follow-up\s+|reminder\s+|courtesy\s+)?(?:reminder|update|follow-up|message|note|notification|email|e-mail|"
@@ -1150,6 +1157,13 @@ INVENTED_POLICY: dict[str, str] = {
     "international_shipping": (
         r"\bwe\s+(?:do\s+|also\s+|can\s+)?ship\s+(?:internationally|worldwide|abroad|overseas|to\s+(?:canada|mexico|"
         r"the uk|europe|australia|germany|france))\b|\binternational shipping is (?:available|free)"
+        r"|\b(?:verzenden|leveren)\b[^.!?]{0,50}?\b(?:ook\s+)?naar\s+(?:belgië|nederland|duitsland|frankrijk|europa|"
+        r"het buitenland|canada)\b"
+        r"|\b(?:versenden|liefern)\s+(?:wir\s+)?(?:auch\s+)?(?:nach|ins)\s+(?:deutschland|österreich|europa|ausland|"
+        r"kanada)\b"
+        r"|\b(?:expédions|livrons)\s+(?:aussi\s+|également\s+)?(?:en|au|vers|à)\s+(?:france|belgique|europe|"
+        r"l'étranger|canada)\b"
+        r"|\b(?:enviamos|hacemos envíos)\s+(?:también\s+)?(?:a|al)\s+(?:españa|europa|méxico|canadá|extranjero)\b"
     ),
     "free_expedited": (
         r"\bfree\s+(?:expedited|express|overnight|next-day)\s+shipping\b"
@@ -1371,8 +1385,8 @@ REFUND_METHOD_CLAIM = (
     r"tegoed|cadeaubon|waardebon|paypal|tarjeta (?:de )?regalo|geschenkkarte|carte cadeau|chèque cadeau|"
     r"cadeaukaart|banküberweisung|überweisung|bankkonto|virement(?: bancaire)?|compte bancaire|"
     r"transferencia(?: bancaria)?|cuenta bancaria|(?:bank)?overschrijving|bankrekening)\b|"
-    r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*|go(?:es)? back to|be sent back to)\b[^?!]{0,50}?"
-    r"\b(store credit|bookly credit|"
+    r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*|go(?:es)? back to|be sent back to)\b"
+    r"[^?!]{0,50}?\b(store credit|bookly credit|"
     r"gift card|gift certificate|paypal|venmo|bank transfer|bank account|wire transfer|cheque|check|cash|voucher|"
     r"coupon|points|visa|mastercard|amex|american express|discover|card ending(?: in)? \d{4})\b"
 )
@@ -1435,6 +1449,7 @@ OFF_TOPIC_SURE: dict[str, str] = {
     ),
     "weather": (
         r"\bforecast (?:for|says|shows|is|calls)\b|\b-?\d+\s?°\s?[FC]?\b|\bchance of (?:rain|snow|showers|storms)\b"
+        r"|\b\d{1,2}\s+(?:degrees|degrés|grad|grados|graden)\b"
         # a forecast: the weather of a day to come ("Morgen wordt het zonnig", "il va faire beau ce week-end")
         rf"|\b(?:{_FORECAST_WHEN})\b[^.!?]{{0,50}}\b(?:{_FORECAST_WEATHER})\b"
         rf"|\b(?:{_FORECAST_WEATHER})\b[^.!?]{{0,30}}\b(?:is|are)\s+(?:expected|forecast)\b"

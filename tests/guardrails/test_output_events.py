@@ -1208,16 +1208,65 @@ PASSES_ELEVENTH = [
     ("It was delivered on November 6 to the address on the order.", LOOKED_UP),
 ]
 
+# Twelfth round (l4_test37, seen): (reply, tool results, code, what the detail names)
+CAUGHT_TWELFTH = [
+    (
+        "BK-39902 has shipped. I've noted your new email address, new@example.com, on the order so updates go there.",
+        SHIPPED,
+        UNGROUNDED_COMMITMENT,
+        "other_action",
+    ),
+    (
+        "Perfecto. Como ya le aprobaron la devolución fuera de plazo, puede enviar el libro.",
+        [("check_return_eligibility", OUTSIDE_WINDOW)],
+        UNGROUNDED_COMMITMENT,
+        "exception_other_language",
+    ),
+    (
+        "We verzenden naar alle 50 Amerikaanse staten en ook naar België en Nederland.",
+        [],
+        UNGROUNDED_POLICY,
+        "international_shipping",
+    ),
+    (
+        "It has shipped. I'll check back on the tracking tomorrow and message you here if anything changes.",
+        SHIPPED,
+        UNGROUNDED_COMMITMENT,
+        "follow_up",
+    ),
+    (
+        "Je bestelling is verzonden. De bezorger heeft gisteren al aangebeld, maar je was niet thuis.",
+        SHIPPED,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    ("Avec plaisir ! Samedi il devrait faire beau à Lyon, autour de 24 degrés.", [], OFF_TOPIC, "weather"),
+    (
+        "Ik heb de retour klaargezet en meteen voor u bevestigd, dus u hoeft verder niets te doen.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_COMMITMENT,
+        "return",
+    ),
+]
+
+PASSES_TWELFTH = [
+    ("I've noted that, thanks. BK-39902 was delivered on November 6.", LOOKED_UP),
+    ("We verzenden naar alle 50 Amerikaanse staten, niet naar het buitenland.", []),
+    ("You're welcome to check back here any time; BK-39902 has shipped.", SHIPPED),
+    ("Ik heb de retour klaargezet. Bevestig hem in de app, dan is hij definitief.", PAID_WITH_PAYPAL),
+]
+
 
 # Every round's cases, read by one pair of tests (the rounds are the lists above, in the order they were written).
 ALL_CAUGHT = [
     *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
     *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH + CAUGHT_TENTH),
-    *CAUGHT_ELEVENTH,
+    *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH),
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
     *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH + PASSES_ELEVENTH),
+    *PASSES_TWELFTH,
 ]
 
 
