@@ -866,6 +866,7 @@ _AWAITING_CONFIRMATION = re.compile(patterns.AWAITING_CONFIRMATION, re.IGNORECAS
 _ITEM_COUNT = re.compile(patterns.ITEM_COUNT, re.IGNORECASE)
 _RECEIPT_CONDITION = re.compile(patterns.RECEIPT_CONDITION, re.IGNORECASE)
 _EVERY_ITEM = re.compile(patterns.EVERY_ITEM, re.IGNORECASE)
+_BOTH_ITEMS = re.compile(patterns.BOTH_ITEMS, re.IGNORECASE)
 _ORDER_SUBJECT = re.compile(patterns.ORDER_SUBJECT, re.IGNORECASE)
 _CONTENTS_LEAD = re.compile(patterns.CONTENTS_LEAD, re.IGNORECASE)
 _ORDER_STATUS_WORDS = {
@@ -1502,9 +1503,13 @@ def _unreturnable_item_claimed(sentence: str, grounding: Grounding) -> bool:
             continue
         if _titles_in(part, grounding) & unreturnable:
             return True
-        # "Everything in BK-31407 can be returned" when the check found one of its items not returnable.
+        # "Everything in BK-31407 can be returned" when the check found one of its items not returnable;
+        # "both" of an order of two.
+        unreturnable_orders = {order_id for order_id, _ in grounding.unreturnable_items} & orders
         every = _EVERY_ITEM.search(part) and _ELIGIBLE_CLAIM.search(part)
-        if every and any(order_id in orders for order_id, _ in grounding.unreturnable_items):
+        two = {order_id for order_id, count in grounding.item_counts if count == 2}
+        both = _BOTH_ITEMS.search(part) and _ELIGIBLE_CLAIM.search(part) and unreturnable_orders & two
+        if (every and unreturnable_orders) or both:
             return True
     return False
 

@@ -1249,7 +1249,39 @@ CAUGHT_TWELFTH = [
     ),
 ]
 
+TWO_ITEMS_ONE_EBOOK = [
+    (
+        "check_return_eligibility",
+        {
+            **GIFT_CARD_NOT_RETURNABLE,
+            "items": [
+                {"item_id": 1, "title": "The Quiet River", "price": "19.95", "returnable": True, "reason": ""},
+                {
+                    "item_id": 2,
+                    "title": "Birds of the Lowlands",
+                    "price": "9.99",
+                    "category": "ebook",
+                    "returnable": False,
+                    "reason": "item_not_returnable",
+                },
+            ],
+        },
+    )
+]
+CAUGHT_TWELFTH += [
+    (
+        "Puedes devolver los dos artículos hasta el 6 de diciembre.",
+        TWO_ITEMS_ONE_EBOOK,
+        UNGROUNDED_STATUS,
+        "item eligibility",
+    ),
+    ("Yes, both can be returned until December 6.", TWO_ITEMS_ONE_EBOOK, UNGROUNDED_STATUS, "item eligibility"),
+]
+
 PASSES_TWELFTH = [
+    # "both" of an order of three: the two that can go back
+    ("Both books can be returned until December 6; the gift card can't.", CHECKED),
+    ("Only The Quiet River can go back; the other one is an ebook, so not both.", TWO_ITEMS_ONE_EBOOK),
     ("I've noted that, thanks. BK-39902 was delivered on November 6.", LOOKED_UP),
     ("We verzenden naar alle 50 Amerikaanse staten, niet naar het buitenland.", []),
     ("You're welcome to check back here any time; BK-39902 has shipped.", SHIPPED),
