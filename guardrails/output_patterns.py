@@ -786,9 +786,7 @@ EVERY_ITEM = (
     r"todos los (?:\w+ )?(?:artículos|libros)|tout|alles)\b"
 )
 # Both of two items, in the five languages: "Puedes devolver los dos artículos".
-BOTH_ITEMS = (
-    r"\b(?:both|los dos|las dos|ambos|ambas|les deux|tous les deux|beide|beiden|allebei|alle beide)\b"
-)
+BOTH_ITEMS = r"\b(?:both|los dos|las dos|ambos|ambas|les deux|tous les deux|beide|beiden|allebei|alle beide)\b"
 # What a status is said of, when the sentence names no order: the order, the parcel, "it", "they".
 ORDER_SUBJECT = (
     r"\b(?:orders?|it|they|package|parcel|shipment|purchase|books?|items?|everything|bestellung|sie|es|paket|"
