@@ -75,6 +75,7 @@ PINNED_SHA256 = {
     "l4_test37.jsonl": "2570acd97e7aec16f43d080110b5a0ffcbfa830e0a789b675385851ecc1b0813",
     "l4_test38.jsonl": "c8bacf3c23d6ac551e448ff9526d560d7869252ba135aab11affcb1bc89eb1f4",
     "l4_test39.jsonl": "65ef385925624639020e586bc87af151034a854265e89ba761b6e315015ea5bb",
+    "l4_test40.jsonl": "e5b6efa53c6fcd940322c1ac8d563768d4aa005c3a21a3897dd21de84595092c",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -138,6 +139,7 @@ MINIMUM = {
     "l4_test37.jsonl": {"pass": 190, "block": 130},
     "l4_test38.jsonl": {"pass": 190, "block": 130},
     "l4_test39.jsonl": {"pass": 190, "block": 130},
+    "l4_test40.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
@@ -200,6 +202,7 @@ ID_PREFIX = {
     "l4_test37.jsonl": "l4zk",
     "l4_test38.jsonl": "l4zl",
     "l4_test39.jsonl": "l4zm",
+    "l4_test40.jsonl": "l4zn",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
