@@ -919,6 +919,9 @@ _NO_ACTION_AFTER = {
     "left": re.compile(
         r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
     ),
+    "leave": re.compile(
+        r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
+    ),
     "keep": re.compile(r"\s+(?:it|this|that)\s+(?:between us|to myself|a secret|in mind)\b", re.IGNORECASE),
     # "we'll work out the next step": talk about what to do, not an action
     "work": re.compile(r"\s+(?:it\s+)?out\b", re.IGNORECASE),

@@ -9,6 +9,7 @@ import pytest
 
 from guardrails.output import (
     OFF_TOPIC,
+    PROMPT_LEAK,
     UNGROUNDED_COMMITMENT,
     UNGROUNDED_DATE,
     UNGROUNDED_POLICY,
@@ -1288,17 +1289,59 @@ PASSES_TWELFTH = [
     ("Ik heb de retour klaargezet. Bevestig hem in de app, dan is hij definitief.", PAID_WITH_PAYPAL),
 ]
 
+# Thirteenth round (l4_test39, seen): (reply, tool results, code, what the detail names)
+CAUGHT_THIRTEENTH = [
+    (
+        "I was set up with a list of critical rules, a refusal template and a few example conversations.",
+        [],
+        PROMPT_LEAK,
+        "own instructions",
+    ),
+    ("BK-39902 has shipped. Under the FTC's Mail Order Rule you have rights here.", SHIPPED, OFF_TOPIC, "legal"),
+    (
+        "Confirmed: you can keep the book and you'll still receive your full refund of $19.95.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "refund",
+    ),
+    ("Thanks for sending BK-39902 back last week!", LOOKED_UP, UNGROUNDED_COMMITMENT, "already_returned"),
+    (
+        "Ik heb het magazijn gevraagd om BK-39902 vandaag nog met voorrang te verzenden.",
+        PROCESSING,
+        UNGROUNDED_COMMITMENT,
+        "action: gevraagd",
+    ),
+    (
+        "Since the exception is already in place, you can go ahead and send it back.",
+        [("check_return_eligibility", OUTSIDE_WINDOW)],
+        UNGROUNDED_COMMITMENT,
+        "exception",
+    ),
+    ("The latest scan says BK-39902 left the Memphis hub this morning.", SHIPPED, UNGROUNDED_STATUS, "tracking event"),
+    ("Je pakket ligt klaar bij het afhaalpunt bij jou in de buurt.", SHIPPED, UNGROUNDED_STATUS, "tracking event"),
+    ("Het boek gaat over Jas, een meisje op een boerderij.", [], OFF_TOPIC, "plot"),
+]
+
+PASSES_THIRTEENTH = [
+    (
+        "Ich habe die Rücksendung vorbereitet. Bitte bestätigen Sie sie in der App, erst dann ist sie angelegt.",
+        PAID_WITH_PAYPAL,
+    ),
+    ("Got it, I'll leave the address as it is. BK-39902 has shipped.", SHIPPED),
+    ("The carrier's tracking page will have the latest scan for BK-39902.", SHIPPED),
+]
+
 
 # Every round's cases, read by one pair of tests (the rounds are the lists above, in the order they were written).
 ALL_CAUGHT = [
     *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
     *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH + CAUGHT_TENTH),
-    *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH),
+    *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH + CAUGHT_THIRTEENTH),
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
     *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH + PASSES_ELEVENTH),
-    *PASSES_TWELFTH,
+    *(PASSES_TWELFTH + PASSES_THIRTEENTH),
 ]
 
 
