@@ -910,9 +910,12 @@ _WINDOW_CLOSED = re.compile(patterns.WINDOW_CLOSED, re.IGNORECASE)
 _NO_TRACKING = re.compile(patterns.NO_TRACKING, re.IGNORECASE)
 _PHONE_NUMBER = re.compile(patterns.PHONE_NUMBER)
 _GENERIC_CARD_REFUND = re.compile(patterns.GENERIC_CARD_REFUND, re.IGNORECASE)
-# Figures that state no fact: an amount in a hypothetical ("a $20 order wouldn't qualify") and an example
-# address ("a full address like name@example.com").
-_NOT_A_FACT = re.compile(patterns.HYPOTHETICAL_AMOUNT + "|" + patterns.PLACEHOLDER_EMAIL, re.IGNORECASE)
+# Figures that state no fact: an amount in a hypothetical ("a $20 order wouldn't qualify"), an example
+# address ("a full address like name@example.com") and a figure the reply declines to confirm.
+_NOT_A_FACT = re.compile(
+    patterns.HYPOTHETICAL_AMOUNT + "|" + patterns.PLACEHOLDER_EMAIL + "|" + patterns.DECLINED_FIGURE, re.IGNORECASE
+)
+_DECLINED_FIGURE = re.compile(patterns.DECLINED_FIGURE, re.IGNORECASE)
 # What follows a verb of action when the assistant did nothing or only talks: "I've left BK-31575 as it is",
 # "I'll keep it between us".
 _NO_ACTION_AFTER = {
@@ -2158,7 +2161,7 @@ def check_reply(
     commitments = _commitment_problems(with_titles, grounding, intent)
     if commitments:
         problems[UNGROUNDED_COMMITMENT] = f"{UNGROUNDED_COMMITMENT}: {', '.join(sorted(set(commitments)))}"
-    policy = _policy_problems(sentences, grounding)
+    policy = _policy_problems([_DECLINED_FIGURE.sub(" ", sentence) for sentence in sentences], grounding)
     if policy:
         problems[UNGROUNDED_POLICY] = f"{UNGROUNDED_POLICY}: {', '.join(sorted(set(policy)))}"
     methods = _refund_method_problems(sentences, grounding)

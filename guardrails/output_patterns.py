@@ -98,8 +98,9 @@ ORDER_STATUS_GAP_WORDS = 6  # words between the order number and its status word
 # Carriers by name. No tool result names one, so a reply may name a carrier only when a result
 # does, or when a grounded tracking number is in that carrier's format (1Z… is UPS).
 CARRIER = (
-    r"\b(?:ups|fedex|fed ex|dhl|usps|royal mail|parcelforce|evri|hermes|dpd|gls|postnl|bpost|la poste|colissimo|"
-    r"chronopost|correos|seur|mrw|deutsche post|canada post|australia post|purolator|ontrac|amazon logistics|"
+    # ("mix-ups", German "Ups, …": only the capitals name the carrier)
+    r"\b(?<!-)(?:(?-i:UPS)|fedex|fed ex|dhl|usps|royal mail|parcelforce|evri|hermes|dpd|gls|postnl|bpost|la poste|"
+    r"colissimo|chronopost|correos|seur|mrw|deutsche post|canada post|australia post|purolator|ontrac|amazon logistics|"
     r"poste italiane|an post|yodel)\b"
 )
 # A tracking event: where the parcel was scanned, which depot or hub it sits in, who signed for it,
@@ -858,6 +859,25 @@ CUSTOMER_ONLY_EVENT = (
 HYPOTHETICAL_AMOUNT = (
     r"\b(?:a|an)\s+(?:\$\s?\d+(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?\s?(?:\$|€|dollars?|euros?))\s+"
     r"(?:order|book|purchase)\s+(?:would|wouldn't|won't|will|doesn't|does not|would not|isn't|is not|qualifies|needs)\b"
+)
+# A figure the reply declines to confirm (the customer's, quoted to deny it): "I can't confirm a 60-day return
+# window", "I can't see a charge of $45 here", "Eine Erstattung von 30 $ kann ich leider nicht bestätigen".
+_DECLINED_AMOUNT = (
+    r"(?:\$\s?\d+(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?\s?(?:\$|€|dollars?|euros?)|\d+[- ](?:days?|tage|jours|días|dagen)\b)"
+)
+DECLINED_FIGURE = (
+    r"\b(?:can't|cannot|can not|unable to|not able to)\s+(?:confirm|see|find|verify)\b[^.!?;]{0,40}?"
+    + _DECLINED_AMOUNT
+    + r"|\b(?:don't|do not)\s+see\b[^.!?;]{0,40}?"
+    + _DECLINED_AMOUNT
+    + r"|\bno record of\b[^.!?;]{0,40}?"
+    + _DECLINED_AMOUNT
+    + r"|"
+    + _DECLINED_AMOUNT
+    + r"[^.!?;]{0,40}?\b(?:kann ich|können wir)\s+(?:leider\s+)?nicht\s+(?:bestätigen|sehen|finden)\b"
+    + r"|\b(?:je ne peux pas confirmer|je ne vois pas|no puedo confirmar|no veo|kan ik niet bevestigen|zie ik niet)\b"
+    + r"[^.!?;]{0,40}?"
+    + _DECLINED_AMOUNT
 )
 # An example address written to show the form, not anyone's address.
 PLACEHOLDER_EMAIL = (

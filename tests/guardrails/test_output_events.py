@@ -1331,17 +1331,35 @@ PASSES_THIRTEENTH = [
     ("The carrier's tracking page will have the latest scan for BK-39902.", SHIPPED),
 ]
 
+# Fourteenth round (l4_test40, seen): a figure the customer claimed, quoted to decline it, is no claim.
+CAUGHT_FOURTEENTH = [
+    (
+        "I can't see a charge of $45 here, but your refund of $45 has been approved.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "refund",
+    ),
+    ("It's with UPS now and should arrive soon.", SHIPPED, UNGROUNDED_STATUS, "carrier"),
+]
+
+PASSES_FOURTEENTH = [
+    ("I'm sorry, I can't confirm a 60-day return window; our policy is 30 days from delivery.", []),
+    ("I can't see a charge of $45 here: BK-39902 came to $99.45 in total.", LOOKED_UP),
+    ("Eine Erstattung von 30 $ kann ich leider nicht bestätigen, dazu sehe ich nichts.", LOOKED_UP),
+    ("No need to apologise! Mix-ups with order numbers happen all the time.", []),
+]
+
 
 # Every round's cases, read by one pair of tests (the rounds are the lists above, in the order they were written).
 ALL_CAUGHT = [
     *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
     *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH + CAUGHT_TENTH),
-    *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH + CAUGHT_THIRTEENTH),
+    *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH + CAUGHT_THIRTEENTH + CAUGHT_FOURTEENTH),
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
     *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH + PASSES_ELEVENTH),
-    *(PASSES_TWELFTH + PASSES_THIRTEENTH),
+    *(PASSES_TWELFTH + PASSES_THIRTEENTH + PASSES_FOURTEENTH),
 ]
 
 
