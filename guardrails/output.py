@@ -918,13 +918,12 @@ _NOT_A_FACT = re.compile(
 _DECLINED_FIGURE = re.compile(patterns.DECLINED_FIGURE, re.IGNORECASE)
 # What follows a verb of action when the assistant did nothing or only talks: "I've left BK-31575 as it is",
 # "I'll keep it between us".
+_AS_IT_IS = re.compile(
+    r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
+)
 _NO_ACTION_AFTER = {
-    "left": re.compile(
-        r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
-    ),
-    "leave": re.compile(
-        r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
-    ),
+    "left": _AS_IT_IS,
+    "leave": _AS_IT_IS,
     "keep": re.compile(r"\s+(?:it|this|that)\s+(?:between us|to myself|a secret|in mind)\b", re.IGNORECASE),
     # "we'll work out the next step": talk about what to do, not an action
     "work": re.compile(r"\s+(?:it\s+)?out\b", re.IGNORECASE),
@@ -1501,6 +1500,8 @@ def _unreturnable_item_claimed(sentence: str, grounding: Grounding) -> bool:
     if not unreturnable:
         return False
     orders = _extract_order_ids(sentence) or {order_id for order_id, _ in grounding.unreturnable_items}
+    unreturnable_orders = {order_id for order_id, _ in grounding.unreturnable_items} & orders
+    of_two = unreturnable_orders & {order_id for order_id, count in grounding.item_counts if count == 2}
     # (the reason given is no part of the claim: "Only X can go back, since Dune is an ebook")
     for part in (piece for contrast in _CONTRAST.split(sentence) for piece in _REASON.split(contrast)):
         part = _CONDITIONAL_CLAUSE.sub(" ", part)
@@ -1511,10 +1512,8 @@ def _unreturnable_item_claimed(sentence: str, grounding: Grounding) -> bool:
             return True
         # "Everything in BK-31407 can be returned" when the check found one of its items not returnable;
         # "both" of an order of two.
-        unreturnable_orders = {order_id for order_id, _ in grounding.unreturnable_items} & orders
         every = _EVERY_ITEM.search(part) and _ELIGIBLE_CLAIM.search(part)
-        two = {order_id for order_id, count in grounding.item_counts if count == 2}
-        both = _BOTH_ITEMS.search(part) and _ELIGIBLE_CLAIM.search(part) and unreturnable_orders & two
+        both = _BOTH_ITEMS.search(part) and _ELIGIBLE_CLAIM.search(part) and of_two
         if (every and unreturnable_orders) or both:
             return True
     return False
