@@ -1028,8 +1028,7 @@ def _asserted(sentence: str, match: re.Match) -> bool:
     future = _FUTURE.search(sentence, start, next_subject.start() if next_subject else end)
     # A condition governs a promise anywhere in its sentence, but a past fact only in its own clause:
     # "returnable until March 31, and a refund has been approved" still claims the approval.
-    own_clause = before[max((cut.end() for cut in _COUNT_CLAUSE_BREAK.finditer(before)), default=0) :]
-    if _CONDITION.search(before if future else own_clause):
+    if _CONDITION.search(before if future else sentence[start : match.start()]):
         return False
     return not (future and (_CONDITION.search(sentence) or _REQUEST_FIRST.match(sentence)))
 
@@ -1135,12 +1134,21 @@ def _item_count_wrong(sentence: str, named: set[str], grounding: Grounding) -> b
     if match is None or _NEGATION.search(sentence[: match.start()]):
         return False
     order = _order_in_question(_extract_order_ids(match.group()) or named, grounding)
-    held = {title for order_id, title in grounding.order_items if order_id == order}
-    if _BOOK_WORD.search(match.group()):
-        # "the two books of BK-93670": its books, not the gift card beside them
-        held -= {title for order_id, title in grounding.gift_cards if order_id == order}
+    held = _held_count(order, grounding, match.group())
     number = match.group("n") or match.group("m") or match.group("k")
-    return bool(held) and (_number(number) if number else 2) != len(held)
+    return held is not None and (_number(number) if number else 2) != held
+
+
+def _held_count(order: str, grounding: Grounding, counted: str) -> int | None:
+    """How many items the order's result listed (None unless exactly one result count), or, when `counted`
+    says books, how many books: "the two books of BK-93670" are its books, not the gift card beside them."""
+    counts = {count for order_id, count in grounding.item_counts if order_id == order}
+    if len(counts) != 1:
+        return None
+    (count,) = counts
+    if _BOOK_WORD.search(counted):
+        count -= len({title for owner, title in grounding.gift_cards if owner == order})
+    return count
 
 
 def _order_shipping_claimed(sentence: str) -> bool:
@@ -1212,19 +1220,15 @@ def _more_items_than_held(sentence: str, named: set[str], grounding: Grounding) 
 
 def _held_count_wrong(sentence: str, named: set[str], grounding: Grounding) -> bool:
     """All that one order held, counted wrong: "Incluía dos libros: …" of an order of three."""
-    order = _order_in_question(named, grounding)
-    counts = {count for order_id, count in grounding.item_counts if order_id == order}
-    if len(counts) != 1 or sentence.rstrip().endswith("?"):
+    if sentence.rstrip().endswith("?"):
         return False
-    (count,) = counts
-    gift_cards = sum(1 for owner, _ in grounding.gift_cards if owner == order)
+    order = _order_in_question(named, grounding)
     for match in _ORDER_HELD.finditer(sentence):
         before = sentence[: match.start()]
         if _NEGATION.search(_CLAUSE_BREAK.split(before)[-1]) or _ORDER_PART.search(before):
             continue
-        # its books are its items but a gift card ("two books and a gift card")
-        right = {count, count - gift_cards} if _BOOK_WORD.search(match.group()) else {count}
-        if _number(match.group(1)) not in right:
+        held = _held_count(order, grounding, match.group())
+        if held is not None and _number(match.group(1)) != held:
             return True
     return False
 
@@ -1594,6 +1598,12 @@ def _covers(covered: set[str], titles: set[str], count: int | None) -> bool:
     return titles <= covered and (count is None or count <= len(covered))
 
 
+def _no_action_after(verb: str, text: str, end: int) -> bool:
+    """The words after a verb of action say nothing was done: "I'll leave the address as it is"."""
+    no_action = _NO_ACTION_AFTER.get(verb)
+    return no_action is not None and no_action.match(text, end) is not None
+
+
 def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str | None) -> list[str]:
     """Kinds of action the reply says happened or will happen with no tool result behind it.
 
@@ -1668,8 +1678,7 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
             started = verb in patterns.OTHER_LANGUAGE_RETURN_STARTED and grounding.applied_returns
             # not done: "No he podido completar la devolución", "Ich habe sie nicht storniert"
             negated = _NEGATION.search(_CLAUSE_BREAK.split(untitled[: match.start()])[-1] + match.group())
-            no_action = _NO_ACTION_AFTER.get(verb)
-            if no_action is not None and no_action.match(untitled, match.end()):
+            if _no_action_after(verb, untitled, match.end()):
                 continue
             if verb not in patterns.OTHER_LANGUAGE_VERBS_BACKED and not started and not negated:
                 unbacked.append(f"action: {verb}")
@@ -1677,8 +1686,7 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
         handed_off = intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence)
         for match in () if handed_off else _AGENT_ACTION.finditer(untitled):
             verb = (match.group("verb") or match.group("past")).lower()
-            no_action = _NO_ACTION_AFTER.get(verb)
-            if no_action is not None and no_action.match(untitled, match.end()):
+            if _no_action_after(verb, untitled, match.end()):
                 continue
             if _RETURN_OBJECT.match(untitled, match.end()) and (grounding.pending_returns or applied_orders):
                 continue  # "I've lined up a return of …": the prepared or written return, checked above
@@ -1864,6 +1872,9 @@ def _one_brand_name(text: str) -> str:
 
 def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
     count = 0
+    grounded = [_one_brand_name(method) for method in grounding.refund_methods]
+    # the refund methods the tools gave ("Visa ending 1460", "PayPal"), not the policy's wording
+    methods = [method for method in grounded if method != REFUND_METHOD.lower()]
     for sentence in sentences:
         # A card's last digits are grounded only by the refund method a tool returned ("Visa ending 4417").
         count += sum(
@@ -1871,8 +1882,6 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
             for match in _CARD_DIGITS.finditer(sentence)
             if not any(match.group("digits") in method for method in grounding.refund_methods)
         )
-        # the refund methods the tools gave ("Visa ending 1460", "PayPal"), not the policy's wording
-        methods = [_one_brand_name(method) for method in grounding.refund_methods if method != REFUND_METHOD.lower()]
         # "refunded to the credit card you paid with" when the refund goes to PayPal
         if methods and not any(_CARD_BRAND.search(method) or _CARD_WORD.search(method) for method in methods):
             count += sum(1 for match in _GENERIC_CARD_REFUND.finditer(sentence) if _conditional(sentence, match))
@@ -1882,10 +1891,11 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
                 count += 1
         for match in _REFUND_METHOD.finditer(sentence):
             method = next(group for group in match.groups() if group).lower()
-            # the refund's way is a fact whenever the refund comes: only a hypothesis makes it no claim
-            claimed = _asserted(sentence, match) or (_conditional(sentence, match) and not _HYPOTHESIS.search(sentence))
+            # The refund's way is a fact whenever the refund comes ("once it goes through, … to your PayPal"):
+            # only a question, a negation or a hypothesis ("if you paid by PayPal") makes it no claim.
+            claimed = _conditional(sentence, match) and not _HYPOTHESIS.search(sentence)
             said = _one_brand_name(method)  # "amex" for a refund to an "American Express ending 1460"
-            if claimed and not any(said in _one_brand_name(grounded) for grounded in grounding.refund_methods):
+            if claimed and not any(said in way for way in grounded):
                 count += 1
     return count
 
