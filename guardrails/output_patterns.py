@@ -103,14 +103,18 @@ CARRIER = (
     r"colissimo|chronopost|correos|seur|mrw|deutsche post|canada post|australia post|purolator|ontrac|amazon logistics|"
     r"poste italiane|an post|yodel)\b"
 )
+# A carrier's building a parcel passes through.
+_DEPOT = (
+    r"(?:hub|depot|sorting (?:facility|centre|center|office)|distribution (?:centre|center|facility)|"
+    r"delivery (?:station|office))"
+)
 # A tracking event: where the parcel was scanned, which depot or hub it sits in, who signed for it,
 # where the driver left it. The lookup has a status and a tracking number, never the carrier's events.
 TRACKING_EVENT = (
     r"\b(?:was|were|got|been|'s|is|are)\s+(?:\w+\s+){0,2}?scanned\b(?!\s+(?:as\s+)?(?:delivered|shipped))"
     r"|\b(?:carrier|courier|driver)\s+(?:has\s+|just\s+|already\s+)*(?:scanned|picked it up|collected it)\b"
     r"|\b(?:is|'s|are|'re|currently|now|sitting|arrived)\s+(?:\w+\s+){0,2}?(?:at|in)\s+(?:the|a|your|their)\s+"
-    r"(?:local\s+|regional\s+|nearest\s+)?(?:[\w-]+\s+)?(?:hub|depot|sorting (?:facility|centre|center|office)|"
-    r"distribution (?:centre|center|facility)|delivery (?:station|office)|customs)\b"
+    rf"(?:local\s+|regional\s+|nearest\s+)?(?:[\w-]+\s+)?(?:{_DEPOT}|customs)\b"
     r"|\bsigned for\b(?!\s*\?)|\b(?:is|'s|are|currently|now)\s+(?:\w+\s+)?out for delivery\b"
     # a named depot or sorting centre in the other four languages: "liegt im Verteilzentrum in Chicago"
     r"|\b(?:verteilzentrum|paketzentrum|zustellbasis|zustelldepot|centre de tri|centre de distribution|"
@@ -132,12 +136,11 @@ TRACKING_EVENT = (
     r"|\b(?:bezorger|koerier|postbode)\s+(?:heeft|is)\b[^.!?]{0,30}?\b(?:aangebeld|langs\s*geweest|langsgekomen)\b"
     r"|\b(?:zusteller|bote|kurier)\s+(?:hat|war)\b[^.!?]{0,30}?\b(?:geklingelt|da|vorbeigekommen)\b"
     r"|\b(?:livreur|facteur)\s+est\s+(?:déjà\s+)?passé\b|\b(?:repartidor|mensajero)\s+(?:ya\s+)?(?:pasó|intentó)\b"
-    r"|\bleft\s+the\s+(?:\w+\s+){0,2}?(?:hub|depot|sorting (?:facility|centre|center)|distribution (?:centre|center))\b"
+    rf"|\bleft\s+the\s+(?:\w+\s+){{0,2}}?{_DEPOT}\b"
     r"|\b(?:afhaalpunt|pakketpunt|abholstation|packstation|paketshop|point relais|punto de recogida|pickup point|"
     r"collection point)\b"
     r"|\b(?:reached|arrived at|got to|made it to)\s+(?:the|a|your)\s+(?:local\s+|regional\s+|nearest\s+)?"
-    r"(?:[\w-]+\s+)?(?:hub|depot|sorting (?:facility|centre|center|office)|distribution (?:centre|center|facility)|"
-    r"delivery (?:station|office))\b"
+    rf"(?:[\w-]+\s+)?{_DEPOT}\b"
     r"|\bdelivery\s+(?:photo|picture)\s+(?:shows|was)\b"
     # where it was left: "delivered on February 8 and left at your front door"
     r"|\b(?:was|were|been|and)\s+(?:left|placed|put|handed over|dropped off)\s+"
@@ -187,6 +190,9 @@ _RETURN = r"\breturns?\b(?!\s+(?:window|policy|policies|period|label|deadline|sh
 # Each commitment is (actor, tense, modality) + an action class + an object. The action class names
 # the tool evidence that backs it; the tables below are grouped by that evidence.
 
+# "Only then", a condition after its request: "erst dann ist sie angelegt", "pas dan", "seulement alors".
+_ONLY_THEN = r"erst (?:dann|wenn|nachdem)|pas (?:dan|als|nadat)|seulement (?:alors|après)|s[oó]lo entonces"
+
 # Backed by an applied initiate_return (a result with an rma_number) for that order and those items
 # (titles and count), or, said as what will happen once the customer confirms, by a pending one.
 RETURN_COMMITMENTS: dict[str, str] = {
@@ -216,7 +222,7 @@ RETURN_COMMITMENTS: dict[str, str] = {
         # German, French, Spanish, Dutch: "die Rücksendung ist gestartet", "le retour a été créé".
         # (not across "only then": "bestätigen Sie die Rücksendung in der App, erst dann ist sie angelegt")
         r"|\b(?:rücksendung|rückgabe|retour|retourzending|devolución|retoursending)\b"
-        r"(?:(?!,\s*(?:erst|pas|seulement|s[oó]lo)\b)[^.!?]){0,40}?\b"
+        rf"(?:(?!,\s*(?:{_ONLY_THEN})\b)[^.!?]){{0,40}}?\b"
         r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|está|is|werd|wordt)\s+(?:\S+\s+){0,2}?"
         r"(?:gestartet|eingeleitet|erstellt|angelegt|registriert|bestätigt|genehmigt|lancée?|créée?|enregistrée?|"
         r"initiée?|confirmée?|approuvée?|acceptée?|iniciad[oa]|cread[oa]|registrad[oa]|tramitad[oa]|confirmad[oa]|"
@@ -953,8 +959,7 @@ TIME_CONDITION = (
     rf"(?!\s+(?:the\s+)?(?:weekend|end|holidays?|christmas|noon|midnight|tomorrow|tonight|today|next|this|{_WEEKDAY}|\d))"
     # German, French, Spanish, Dutch
     r"|\b(?:sobald|nachdem|dès que|une fois que|lorsque|quand|una vez que|cuando|en cuanto|zodra|wanneer|nadat)\b"
-    # "only then": "erst dann ist sie angelegt", "pas dan", "seulement alors", "solo entonces"
-    r"|\b(?:erst (?:dann|wenn|nachdem)|pas (?:dan|als|nadat)|seulement (?:alors|après)|s[oó]lo entonces)\b"
+    rf"|\b(?:{_ONLY_THEN})\b"
 )
 HYPOTHESIS = r"\b(?:if|whether|unless|should you|would you like|do you want)\b|\b(?:wenn|falls|si|indien)\b"
 CONDITION = rf"{TIME_CONDITION}|{HYPOTHESIS}"
@@ -994,7 +999,7 @@ PHONE_NUMBER = (
 # A day written without its month: "on the 7th", and after an event in the other four languages
 # ("expédiée le 3", "am 12. angekommen", "se entregó el 5", "op de 3e bezorgd").
 DAY_ONLY = (
-    r"\b(?:on|by|until|till|before|after|since|from|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+"
+    rf"\b(?:on|by|until|till|before|after|since|from|{_WEEKDAY})\s+"
     r"the\s+(\d{1,2})(?:st|nd|rd|th)\b"
     r"|\b(?:expédiée?s?|livrée?s?|arrivée?s?|envoyée?s?|reçue?s?|commandée?s?|partie?s?)\s+le\s+(\d{1,2})(?:er)?"
     r"(?![\d.,/:]\d|\s*(?:h\b|heures?|jours?|%|€|\$))\b"
@@ -1076,17 +1081,16 @@ OTHER_LANGUAGE_NUMBER_WORDS = {
 _NUMBER = r"(\d{1,3}|" + "|".join(sorted({*NUMBER_WORDS, *OTHER_LANGUAGE_NUMBER_WORDS}, key=len, reverse=True)) + r")"
 # A number of books, in the five languages: "four books", "all three of your Hilary Mantel books", "vier Bücher"
 # (between the number and the noun only capitalised words, a name: "30 dagen om boeken" counts days).
+_ITEM_NOUN = (
+    r"books|items|titles|novels|copies|volumes|bücher|büchern|artikel|artikeln|titel|exemplare|exemplaren|livres|"
+    r"articles|titres|exemplaires|libros|artículos|títulos|ejemplares|boeken|artikelen|titels|exemplaren"
+)
 COUNTED_ITEMS = (
-    rf"(?<![\d.,$€])\b{_NUMBER}\s+(?:of\s+(?:the|your|these|those)\s+|de\s+)?(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?(?:books|items|titles|novels|copies|"
-    r"volumes|bücher|büchern|artikel|artikeln|titel|exemplare|exemplaren|livres|articles|titres|exemplaires|libros|artículos|títulos|ejemplares|"
-    r"boeken|artikelen|titels|exemplaren)\b"
+    rf"(?<![\d.,$€])\b{_NUMBER}\s+(?:of\s+(?:the|your|these|those)\s+|de\s+)?(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?"
+    rf"(?:{_ITEM_NOUN})\b"
 )
 # All that an order held, counted: "Incluía dos libros: …", "It contained two books", "BK-7042 had three
 # items" (not a return's or a parcel's part, nor "two books that can go back": the part a reply is about).
-_HELD_NOUN = (
-    r"books|items|titles|novels|bücher|artikel|titel|livres|articles|titres|libros|artículos|títulos|boeken|"
-    r"artikelen|titels"
-)
 ORDER_HELD = (
     r"(?:\b(?:order|bk-\d+|it)\s+(?:had|has)|\b(?:contained|contains|included|includes|consisted of|was made up of|"
     r"incluía|incluye|contenía|contiene|traía|enthielt|enthält|umfasste|umfasst|bestand aus|contenait|contient|"
@@ -1094,7 +1098,7 @@ ORDER_HELD = (
     r"\s+(?:only\s+|just\s+|nur\s+|seulement\s+|solo\s+|sólo\s+|maar\s+|slechts\s+)?"
     r"(?:(?:your|vos|tes|les|ihre|deine|die|sus|tus|los|las|je|uw|de)\s+)?"
     rf"{_NUMBER}\s+"
-    rf"(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?(?:{_HELD_NOUN})\b"
+    rf"(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?(?:{_ITEM_NOUN})\b"
     r"(?!\s+(?:that|which|you|eligible|returnable|que|qui|die|dat|der|to)\b)"
 )
 # What holds a part of an order, not all of it.
