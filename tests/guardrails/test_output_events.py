@@ -1209,6 +1209,25 @@ PASSES_ELEVENTH = [
     ("It was delivered on November 6 to the address on the order.", LOOKED_UP),
 ]
 
+TWO_ITEMS_ONE_EBOOK = [
+    (
+        "check_return_eligibility",
+        {
+            **GIFT_CARD_NOT_RETURNABLE,
+            "items": [
+                {"item_id": 1, "title": "The Quiet River", "price": "19.95", "returnable": True, "reason": ""},
+                {
+                    "item_id": 2,
+                    "title": "Birds of the Lowlands",
+                    "price": "9.99",
+                    "category": "ebook",
+                    "returnable": False,
+                    "reason": "item_not_returnable",
+                },
+            ],
+        },
+    )
+]
 # Twelfth round (l4_test37, seen): (reply, tool results, code, what the detail names)
 CAUGHT_TWELFTH = [
     (
@@ -1248,28 +1267,6 @@ CAUGHT_TWELFTH = [
         UNGROUNDED_COMMITMENT,
         "return",
     ),
-]
-
-TWO_ITEMS_ONE_EBOOK = [
-    (
-        "check_return_eligibility",
-        {
-            **GIFT_CARD_NOT_RETURNABLE,
-            "items": [
-                {"item_id": 1, "title": "The Quiet River", "price": "19.95", "returnable": True, "reason": ""},
-                {
-                    "item_id": 2,
-                    "title": "Birds of the Lowlands",
-                    "price": "9.99",
-                    "category": "ebook",
-                    "returnable": False,
-                    "reason": "item_not_returnable",
-                },
-            ],
-        },
-    )
-]
-CAUGHT_TWELFTH += [
     (
         "Puedes devolver los dos artículos hasta el 6 de diciembre.",
         TWO_ITEMS_ONE_EBOOK,
