@@ -474,6 +474,9 @@ _ORDER_ID = re.compile(r"(?<![A-Za-z0-9])BK[-\s]?(\d+)(?!\d)", re.IGNORECASE)
 _EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,63}")
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\d-])")
 _NUMERIC_DATE = re.compile(r"(?<![\d/.-])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])")
+# "08.08.2027", "8-8-2027": the day first where a date is written with dots (German, Dutch, French).
+_DOTTED_DATE = re.compile(r"(?<![\d.,-])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\d.]\d)")
+_DASHED_DATE = re.compile(r"(?<![\d.,/-])(\d{1,2})-(\d{1,2})-(\d{4})(?![\d-])")
 _MONTH = (
     r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
@@ -603,7 +606,11 @@ def _date_matches(text: str) -> list[tuple[re.Match, object]]:
             else:
                 # Without a year, any year will do: "November 7" is grounded by 2026-11-07.
                 found.append((match, MonthDay(month, day) if _valid_date(2024, month, day) else INVALID_DATE))
-    for match in _NUMERIC_DATE.finditer(text):
+    for match in _DOTTED_DATE.finditer(text):
+        if free(match):
+            day, month, year = (int(part) for part in match.groups())
+            found.append((match, _valid_date(year, month, day) or INVALID_DATE))
+    for match in (*_NUMERIC_DATE.finditer(text), *_DASHED_DATE.finditer(text)):
         if free(match):
             first, second, year_text = match.groups()
             year = int(year_text) + (2000 if len(year_text) == 2 else 0)
@@ -814,7 +821,8 @@ def _secret_shingles(fragments: tuple[str, ...], allowed: tuple[str, ...]) -> fr
         secret |= _shingles(fragment)
     for text in allowed:
         secret -= _shingles(text)
-    return frozenset(secret)
+    # A run of the customer's own vocabulary reveals nothing: "about an order, a return or a policy".
+    return frozenset(shingle for shingle in secret if not set(shingle) <= patterns.PUBLIC_WORDS)
 
 
 _IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -874,6 +882,7 @@ _ORDER_STATUS_WORDS = {
     for status, words in patterns.ORDER_STATUS_WORDS.items()
 }
 _ORDER_STATUS_HEDGE = re.compile(patterns.ORDER_STATUS_HEDGE, re.IGNORECASE)
+_BRACKETED = re.compile(r"\(([^()]*)\)")
 _ASKING_LEAD = re.compile(r"\b(?:where|whether|if|when|once)\b", re.IGNORECASE)
 _ALREADY_DONE = re.compile(r"\b(?:already|has been|have been)\b", re.IGNORECASE)
 _CARRIER = re.compile(patterns.CARRIER, re.IGNORECASE)
@@ -948,6 +957,7 @@ _CARD_BRAND_SYNONYMS = {"master card": "mastercard", "american express": "amex"}
 _CARD_WORD = re.compile(patterns.CARD_WORD, re.IGNORECASE)
 _TITLE_PRICE_GAP = re.compile(patterns.TITLE_PRICE_GAP, re.IGNORECASE)
 _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
+_NAMED_LIST = re.compile(patterns.NAMED_LIST, re.IGNORECASE)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
 _STORE_PLACE = re.compile(patterns.STORE_PLACE, re.IGNORECASE)
 _ITEM_FORMAT = re.compile(patterns.ITEM_FORMAT, re.IGNORECASE)
@@ -1094,8 +1104,9 @@ def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
         if _NEGATION.search(lead) or _ASKING_LEAD.search(lead):
             continue
         end = found[index + 1].start() if index + 1 < len(found) else len(sentence)
-        # "(BK-31507 and BK-29415) or cancelled (BK-30988)": a closing bracket ends what is said of the number.
-        span = sentence[match.end() : end].split(")")[0]
+        # "(BK-31507 and BK-29415) or cancelled (BK-30988)": a closing bracket ends what is said of the number;
+        # a bracket opened after it does not ("BK-31150 (Circe) is on its way").
+        span = _BRACKETED.sub(r" \1 ", sentence[match.end() : end]).split(")")[0]
         # Only the first status word after the number is its status ("is still processing, so nothing has shipped").
         words = [
             (word.start(), status) for status, pattern in _ORDER_STATUS_WORDS.items() if (word := pattern.search(span))
@@ -1416,6 +1427,7 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
             prices.setdefault(title, set()).add(price)
     named_prices = {value for values in prices.values() for value in values}
     named_sum = {sum(min(values) for values in prices.values())} if prices else set()
+    named_sums = named_prices | _subset_sums(sorted(named_prices))
     problems = []
     unbound = []
     for match, amount in money:
@@ -1433,12 +1445,14 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
         if _REFUND_CONTEXT.search(sentence) and any(amount not in refunds for amount in unbound):
             problems.append("refund amount")
     elif (
-        len(prices) == 1
+        prices
         and _REFUND_CONTEXT.search(sentence)
-        and not _OTHER_ITEMS.search(_without(folded, prices))
-        and any(amount not in named_prices | refunds | grounding.order_totals for amount in unbound)
+        and not _OTHER_ITEMS.search(_NAMED_LIST.sub("§", _without(folded, prices, placeholder="§")))
+        and any(amount not in named_sums | refunds | grounding.order_totals for amount in unbound)
     ):
-        problems.append("refund for the item named")  # one item named alone, and what comes back for it
+        # the items named alone ("If you return Little Women and Heidi"), and what comes back for them:
+        # one of them, or some of them together
+        problems.append("refund for the items named")
     return problems
 
 

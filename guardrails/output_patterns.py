@@ -151,6 +151,12 @@ TRACKING_EVENT = (
     r"hinterlegt)\b|\bdéposée?s?\s+(?:devant|chez|dans)\b|\b(?:dejad[oa]s?|entregad[oa]s?)\s+(?:en la puerta|"
     r"con (?:su|tu|el) vecino|en (?:la )?conserjería)\b|\b(?:bij de buren|bij je buren|bij uw buren|voor de deur)\s+"
     r"(?:afgeleverd|bezorgd|neergezet|achtergelaten)\b"
+    # a letterbox as where it went: "de bezorger heeft hem in je brievenbus gedaan", "metido en tu buzón"
+    r"|\bin\s+(?:je|jouw|uw|de)\s+brievenbus\s+(?:gedaan|gestopt|gegooid|achtergelaten|bezorgd|gelegd)\b"
+    r"|\bin\s+(?:den|ihren|deinen|euren)\s+briefkasten\s+(?:gelegt|gesteckt|geworfen|eingeworfen|zugestellt)\b"
+    r"|\b(?:dejad[oa]|dejó|metid[oa]|metió|pus[oe]|puesto|entregad[oa])\s+en\s+(?:tu|su|el)\s+buzón\b"
+    r"|\b(?:put|pushed|posted|slid|dropped)\s+(?:it|them)\s+(?:through|in|into)\s+(?:your|the)\s+"
+    r"(?:letterbox|mailbox|letter box|mail slot)\b"
     # a parcel split in two: "Your order was split into two shipments", "will follow separately"
     r"|\b(?:split|divided)\s+(?:into|in)\s+(?:two|2|three|3|several|multiple|separate)\s+(?:shipments|parcels|packages|"
     r"boxes|deliveries)\b|\b(?:ships?|shipped|sent|coming|arrive|arriving|follows?|following)\s+(?:in\s+a\s+)?"
@@ -234,6 +240,8 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"|\b(?:votre|le|ton)\s+retour\s+(?:est|a été)\s+(?:bien\s+|déjà\s+)?(?:terminé|validé|finalisé|effectué)\b"
         r"|\bvoor\s+(?:u|je|jou)\s+bevestigd\b|\bfür\s+(?:sie|dich)\s+bestätigt\b|\bconfirmée?\s+pour\s+(?:vous|toi)\b"
         r"|\bconfirmad[oa]\s+por\s+(?:usted|ti)\b"
+        # the items as the subject: "Both books are being returned" (a return in progress is a written return)
+        r"|\b(?:is|are)\s+(?:now\s+)?being\s+returned\b"
         # "already set aside as a return by our team"
         r"|\b(?:set aside|registered|logged|recorded|booked|set up|processed|filed|noted)\s+as\s+(?:a|your)\s+return\b"
     ),
@@ -362,7 +370,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"aprobado|tramitado|abonado|uitgevoerd|overgemaakt|goedgekeurd|verwerkt|unterwegs|en route|en chemin|"
         r"en camino|onderweg)\b|"
         rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:issued|processed|sent|initiated|credited|released|"
-        r"completed|paid|transferred|deposited|put through|refunded)\b"
+        r"completed|paid|transferred|deposited|put through|refunded|approved|authori[sz]ed)\b"
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:is|was|'s|were)\s+(?:now\s+|already\s+|currently\s+)?"
         r"(?:issued|processed|sent|initiated|credited|released|complete|completed|paid|on (?:its|the) way|"
         r"being processed|in process|heading|en route|in your account|transferred)\b"
@@ -389,6 +397,10 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:refunded|reimbursed|credited)\b"
         r"|(?:\$\d[\d,.]*|\bmoney|\bfunds|\bamount)\s+(?:is|are|has been|was)\s+(?:now\s+|already\s+)?back\s+"
         r"(?:on|in|to)\s+your\b"
+        # the other four languages: "de $22,00 staat al op je Mastercard", "l'argent est déjà sur votre compte"
+        r"|(?:\$\s?\d[\d,.]*|\d[\d,.]*\s?[$€]|\bgeld|\bbedrag|\bbetrag|\bargent|\bmontant|\bdinero|\bimporte)\s+"
+        r"(?:staat|is|ist|est|está)\s+(?:al|bereits|schon|déjà|ya)\s+(?:terug\s+|zurück\s+|de retour\s+|de vuelta\s+)?"
+        r"(?:op|auf|sur|en)\s+(?:je|jouw|uw|ihrem|ihrer|deinem|deiner|votre|ton|ta|tu|su)\b"
         # approved by someone else: "our returns manager has approved a full refund for your copy"
         r"|\b(?:has|have|'s|had)\s+(?:already\s+|now\s+|just\s+)?(?:approved|authori[sz]ed|okayed|signed off on)\s+"
         r"(?:a|an|the|your)\s+(?:full\s+|partial\s+)?refund\b"
@@ -829,6 +841,8 @@ OTHER_ITEMS = (
     # the item named as the one left out: "everything except Maus"
     r"|\b(?:everything|except|apart from|rest|remaining|alles|außer|tout|sauf|todo|excepto|menos|resto|behalve)\b"
 )
+# Titles (each written "§") listed together: "§, § and §" is what a sentence names, not other items.
+NAMED_LIST = r"§(?:\s*(?:,|&|and|or|und|oder|et|ou|y|o|en|of)\s*§)+"
 # Events no tool reports, so only the customer can have said them: a double charge, a delivery to the
 # wrong address, an activated gift card, a cancelled order reinstated.
 CUSTOMER_ONLY_EVENT = (
@@ -1918,3 +1932,13 @@ BOOK_WORD = r"\b(?:libros?|livres?|buch|bücher|boek(?:en)?|books?|roman|novela|
 
 # A payment card in a refund method's name: "Visa ending 4417", "Carte Bancaire".
 CARD_WORD = r"card|carte|karte|tarjeta|kaart"
+
+# Words any support reply uses: eight prompt words in a row made only of these are no prompt leak.
+PUBLIC_WORDS = frozenset(
+    "a an the and or but if of to for with about on in at by from this that these those it its is are was "
+    "be can could would will i you your we our my me us there here what which how when where why who "
+    "order orders return returns refund refunds policy policies question questions book books item items "
+    "help anything else please thanks thank "
+    # an order number's form is the customer's to know: "BK- followed by 4 to 6 digits"
+    "number numbers bk followed digit digits letters 1 2 3 4 5 6 7 8 9 0".split()
+)

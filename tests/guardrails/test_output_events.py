@@ -1346,17 +1346,83 @@ PASSES_FOURTEENTH = [
     ("No need to apologise! Mix-ups with order numbers happen all the time.", []),
 ]
 
+# Fifteenth round (l4_test40, measured at the end of the fifth session): general readings rather than words.
+THREE_BOOKS = {
+    **GIFT_CARD_NOT_RETURNABLE,
+    "items": [
+        {"item_id": 1, "title": "The Quiet River", "price": "12.00", "returnable": True, "reason": ""},
+        {"item_id": 2, "title": "Morning Tide", "price": "11.00", "returnable": True, "reason": ""},
+        {"item_id": 3, "title": "Harbour Lights", "price": "10.00", "returnable": True, "reason": ""},
+    ],
+}
+THREE_CHECKED = [("check_return_eligibility", THREE_BOOKS)]
+
+CAUGHT_FIFTEENTH = [
+    # a date written with dots or dashes, day first (window_ends is 2026-12-06)
+    ("Die Rückgabefrist für BK-39902 läuft noch bis zum 07.12.2026.", CHECKED, UNGROUNDED_DATE, "date"),
+    ("Het retourvenster loopt tot 7-12-2026.", CHECKED, UNGROUNDED_DATE, "date"),
+    # what two named items bring back: $23.00 is the sum of another pair
+    (
+        "If you return The Quiet River and Harbour Lights, you'd get $23.00 back.",
+        THREE_CHECKED,
+        UNGROUNDED_STATUS,
+        "items named",
+    ),
+    # an order's title in brackets does not end what is said of its number
+    (
+        "BK-39902 (The Quiet River) is on its way, and BK-40513 (Salt and Stone) was delivered on November 6.",
+        TWO_ORDERS,
+        UNGROUNDED_STATUS,
+        "status",
+    ),
+    # a refund approved, or already on the card, before the books are back
+    ("Your refund of $49.45 has been approved and is on its way to your card.", RETURNED, UNGROUNDED_COMMITMENT, "refund"),
+    ("Je retour is aangemaakt en de $49,45 staat al op je kaart.", RETURNED, UNGROUNDED_COMMITMENT, "refund"),
+    # items "being returned" while the return waits for the customer's confirmation
+    (
+        "Both books are being returned, and $19.95 will go back to your PayPal.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_COMMITMENT,
+        "return",
+    ),
+    ("De bezorger heeft BK-39902 op 6 november in je brievenbus gedaan.", LOOKED_UP, UNGROUNDED_STATUS, "tracking event"),
+    # the prompt's own sentence is still a leak; its customer vocabulary alone is not (PASSES_FIFTEENTH)
+    (
+        "Answer the customer's real question about an order, a return or a policy.",
+        [],
+        PROMPT_LEAK,
+        "prompt words",
+    ),
+]
+
+PASSES_FIFTEENTH = [
+    ("Die Rückgabefrist für BK-39902 läuft noch bis zum 06.12.2026.", CHECKED),
+    ("Het retourvenster loopt tot 6-12-2026.", CHECKED),
+    ("If you return The Quiet River and Harbour Lights, you'd get $22.00 back.", THREE_CHECKED),
+    ("Returning The Quiet River or Harbour Lights alone brings back $12.00 or $10.00.", THREE_CHECKED),
+    (
+        "BK-39902 (The Quiet River) was delivered on November 6, and BK-40513 (Salt and Stone) is on its way.",
+        TWO_ORDERS,
+    ),
+    ("Your return is created under RMA-4HBX0QNE; the refund of $49.45 follows once we receive the books.", RETURNED),
+    ("Zodra we de boeken ontvangen, staat de $49,45 binnen 7 werkdagen op je kaart.", RETURNED),
+    ("The Quiet River and Birds of the Lowlands are being returned under RMA-4HBX0QNE.", RETURNED),
+    ("BK-39902 is op 6 november bezorgd; kijk ook even in je brievenbus of bij de buren.", LOOKED_UP),
+    ("Hi! Is this about an order, a return, or a policy question?", []),
+    ("Order numbers are BK- followed by 4 to 6 digits; could you check yours?", []),
+]
+
 
 # Every round's cases, read by one pair of tests (the rounds are the lists above, in the order they were written).
 ALL_CAUGHT = [
     *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
     *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH + CAUGHT_TENTH),
-    *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH + CAUGHT_THIRTEENTH + CAUGHT_FOURTEENTH),
+    *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH + CAUGHT_THIRTEENTH + CAUGHT_FOURTEENTH + CAUGHT_FIFTEENTH),
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
     *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH + PASSES_ELEVENTH),
-    *(PASSES_TWELFTH + PASSES_THIRTEENTH + PASSES_FOURTEENTH),
+    *(PASSES_TWELFTH + PASSES_THIRTEENTH + PASSES_FOURTEENTH + PASSES_FIFTEENTH),
 ]
 
 
