@@ -1934,11 +1934,11 @@ BOOK_WORD = r"\b(?:libros?|livres?|buch|bücher|boek(?:en)?|books?|roman|novela|
 CARD_WORD = r"card|carte|karte|tarjeta|kaart"
 
 # Words any support reply uses: eight prompt words in a row made only of these are no prompt leak.
-PUBLIC_WORDS = frozenset(
+PUBLIC_WORDS = _word_set(
     "a an the and or but if of to for with about on in at by from this that these those it its is are was "
     "be can could would will i you your we our my me us there here what which how when where why who "
     "order orders return returns refund refunds policy policies question questions book books item items "
     "help anything else please thanks thank "
     # an order number's form is the customer's to know: "BK- followed by 4 to 6 digits"
-    "number numbers bk followed digit digits letters 1 2 3 4 5 6 7 8 9 0".split()
+    "number numbers bk followed digit digits letters 1 2 3 4 5 6 7 8 9 0"
 )

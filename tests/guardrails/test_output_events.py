@@ -1376,7 +1376,12 @@ CAUGHT_FIFTEENTH = [
         "status",
     ),
     # a refund approved, or already on the card, before the books are back
-    ("Your refund of $49.45 has been approved and is on its way to your card.", RETURNED, UNGROUNDED_COMMITMENT, "refund"),
+    (
+        "Your refund of $49.45 has been approved and is on its way to your card.",
+        RETURNED,
+        UNGROUNDED_COMMITMENT,
+        "refund",
+    ),
     ("Je retour is aangemaakt en de $49,45 staat al op je kaart.", RETURNED, UNGROUNDED_COMMITMENT, "refund"),
     # items "being returned" while the return waits for the customer's confirmation
     (
@@ -1385,7 +1390,12 @@ CAUGHT_FIFTEENTH = [
         UNGROUNDED_COMMITMENT,
         "return",
     ),
-    ("De bezorger heeft BK-39902 op 6 november in je brievenbus gedaan.", LOOKED_UP, UNGROUNDED_STATUS, "tracking event"),
+    (
+        "De bezorger heeft BK-39902 op 6 november in je brievenbus gedaan.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
     # the prompt's own sentence is still a leak; its customer vocabulary alone is not (PASSES_FIFTEENTH)
     (
         "Answer the customer's real question about an order, a return or a policy.",
