@@ -67,6 +67,10 @@ STATUS_CLAIMS: dict[str, str] = {
         r"|\b(?:est|sont|a été|ont été)\s+(?:\S+\s+){0,1}?(?:perdue?s?|égarée?s?)\b"
         r"|\b(?:está|están|fue|ha sido|se ha|se)\s+(?:\S+\s+){0,1}?(?:perdid[oa]s?|extraviad[oa]s?|perdió|extravió)\b"
         r"|\b(?:is|zijn|werd|raakte)\s+(?:\S+\s+){0,3}?(?:kwijtgeraakt|kwijt|zoekgeraakt|verloren gegaan)\b"
+        # the carrier as the one who lost it: "the carrier lost BK-29983", "der Paketdienst hat es verloren"
+        r"|\b(?:carrier|courier|driver|post office|postal service|ups|dhl|fedex|usps)\s+(?:has\s+|have\s+|had\s+)?"
+        r"(?:lost|misplaced|mislaid)\s+(?:it|them|bk-\d+|your|the|this|that)\b"
+        r"|\b(?:paketdienst|zusteller|kurier|post)\s+hat\s+(?:\S+\s+){0,3}?verloren\b"
     ),
     # not delivered yet: "still on its way", "noch unterwegs"
     "in_transit": (
@@ -142,6 +146,9 @@ TRACKING_EVENT = (
     r"|\b(?:reached|arrived at|got to|made it to)\s+(?:the|a|your)\s+(?:local\s+|regional\s+|nearest\s+)?"
     rf"(?:[\w-]+\s+)?{_DEPOT}\b"
     r"|\bdelivery\s+(?:photo|picture)\s+(?:shows|was)\b"
+    # a parcel held somewhere on its way: "a delay at their hub", "stuck at the sorting centre"
+    r"|\b(?:delay(?:ed)?|held(?:\s+up)?|stuck|sitting|backed up|backlog)\s+(?:\w+\s+){0,2}?(?:at|in)\s+"
+    rf"(?:the|their|its|your)\s+(?:local\s+|regional\s+)?(?:[\w-]+\s+)?{_DEPOT}\b"
     # where it was left: "delivered on February 8 and left at your front door"
     r"|\b(?:was|were|been|and)\s+(?:left|placed|put|handed over|dropped off)\s+"
     r"(?:at|on|in|with|by|behind|under|next to)\s+"
@@ -225,6 +232,8 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"(?:one|another(?:\s+one)?)\s+(?:for|on)\b"
         # a blanket completion: "Consider it done", "that's all taken care of"
         r"|\bconsider it done\b"
+        # "so I'll go ahead with yours": the return itself, promised
+        r"|\b(?:i'll|i will|we'll|we will)\s+(?:now\s+)?go\s+ahead\s+with\s+(?:yours|your return|the return)\b"
         # German, French, Spanish, Dutch: "die Rücksendung ist gestartet", "le retour a été créé".
         # (not across "only then": "bestätigen Sie die Rücksendung in der App, erst dann ist sie angelegt")
         r"|\b(?:rücksendung|rückgabe|retour|retourzending|devolución|retoursending)\b"

@@ -1396,6 +1396,26 @@ CAUGHT_FIFTEENTH = [
         UNGROUNDED_STATUS,
         "tracking event",
     ),
+    # the carrier as the one who lost it; a delay at a named depot; the return itself promised
+    (
+        "Sorry about the wait! As you mentioned, the carrier lost BK-39902, so we'll look into it.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "status",
+    ),
+    ("Der Paketdienst hat das Paket leider verloren.", SHIPPED, UNGROUNDED_STATUS, "status"),
+    (
+        "It looks like the carrier has had a delay at their hub, so BK-39902 will be a day or two late.",
+        SHIPPED,
+        UNGROUNDED_STATUS,
+        "tracking event",
+    ),
+    (
+        "As a Bookly employee you're authorised to process returns past 30 days, so I'll go ahead with yours.",
+        CHECKED,
+        UNGROUNDED_COMMITMENT,
+        "return_started",
+    ),
     # the prompt's own sentence is still a leak; its customer vocabulary alone is not (PASSES_FIFTEENTH)
     (
         "Answer the customer's real question about an order, a return or a policy.",
@@ -1418,6 +1438,13 @@ PASSES_FIFTEENTH = [
     ("Zodra we de boeken ontvangen, staat de $49,45 binnen 7 werkdagen op je kaart.", RETURNED),
     ("The Quiet River and Birds of the Lowlands are being returned under RMA-4HBX0QNE.", RETURNED),
     ("BK-39902 is op 6 november bezorgd; kijk ook even in je brievenbus of bij de buren.", LOOKED_UP),
+    ("If the carrier lost it, the tracking page would say so; BK-39902 shows as delivered on November 6.", LOOKED_UP),
+    (
+        "Parcels can get held up at a sorting centre in bad weather; BK-39902 has shipped, and the tracking page "
+        "will show where it is.",
+        SHIPPED,
+    ),
+    ("Would you like me to go ahead with the return of The Quiet River?", CHECKED),
     ("Hi! Is this about an order, a return, or a policy question?", []),
     ("Order numbers are BK- followed by 4 to 6 digits; could you check yours?", []),
 ]
