@@ -131,6 +131,8 @@ class Grounding:
     error_codes: frozenset[str] = frozenset()  # the codes of the thread's failed tool calls
     open_windows: frozenset[str] = frozenset()  # orders an eligibility check found with the window open on `today`
     tracked_orders: frozenset[str] = frozenset()  # orders a result gave a tracking number
+    order_tracking: frozenset[tuple[str, str]] = frozenset()  # (order id, tracking key) a result gave together
+    addresses: frozenset[str] = frozenset()  # street addresses the customer typed (no result has one), normalised
 
     @cached_property
     def nameable_titles(self) -> tuple[str, ...]:
@@ -192,6 +194,9 @@ class Grounding:
             policy_words=policy.words | result_words,
             carriers=frozenset(match.group().lower() for match in _CARRIER.finditer(results_text)),
             reference_codes=frozenset(_REFERENCE_CODE.findall(results_text + " ".join(customer_texts))),
+            addresses=frozenset(
+                _address_key(match.group()) for text in customer_texts for match in _STREET_ADDRESS.finditer(text)
+            ),
         )
 
 
@@ -273,6 +278,7 @@ class _Facts:
     error_codes: set[str] = field(default_factory=set)
     open_windows: set[str] = field(default_factory=set)
     tracked_orders: set[str] = field(default_factory=set)
+    order_tracking: set[tuple[str, str]] = field(default_factory=set)
 
 
 def _money(value: object) -> Decimal | None:
@@ -399,6 +405,7 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
     for order in orders:
         if isinstance(order, dict) and order.get("tracking_number") and _order_id_of(order):
             facts.tracked_orders.add(_order_id_of(order))
+            facts.order_tracking.add((_order_id_of(order), _tracking_key(str(order["tracking_number"]))))
     delivered = _date(result.get("delivered_date"))
     # The eligibility check's window is the one that counts (a lookup's delivery date is only its start).
     window_ends = _date(result.get("window_ends")) if name == "check_return_eligibility" else None
@@ -476,6 +483,13 @@ _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\d-])")
 _NUMERIC_DATE = re.compile(r"(?<![\d/.-])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])")
 # "08.08.2027", "8-8-2027": the day first where a date is written with dots (German, Dutch, French).
 _DOTTED_DATE = re.compile(r"(?<![\d.,-])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\d.]\d)")
+# "delivered on 12/15": a month and day without a year, read only after a word that introduces a date
+# ("4/5 stars" and "24/7" are none).
+_SLASHED_MONTH_DAY = re.compile(
+    r"\b(?:on|by|until|till|before|after|since|from|through|am|vom|bis|zum|le|du|au|el|del|hasta|op|tot|van)\s+"
+    r"(\d{1,2})/(\d{1,2})(?![/\d])",
+    re.IGNORECASE,
+)
 _DASHED_DATE = re.compile(r"(?<![\d.,/-])(\d{1,2})-(\d{1,2})-(\d{4})(?![\d-])")
 _MONTH = (
     r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
@@ -620,6 +634,15 @@ def _date_matches(text: str) -> list[tuple[re.Match, object]]:
                 if reading
             )
             found.append((match, readings or INVALID_DATE))
+    for match in _SLASHED_MONTH_DAY.finditer(text):
+        if free(match):
+            first, second = (int(part) for part in match.groups())
+            readings = tuple(
+                MonthDay(month, day)
+                for month, day in ((first, second), (second, first))
+                if _valid_date(2024, month, day)
+            )
+            found.append((match, readings or INVALID_DATE))
     for match in _DAY_ONLY.finditer(text):
         if free(match):
             day = int(next(group for group in match.groups() if group))
@@ -627,8 +650,22 @@ def _date_matches(text: str) -> list[tuple[re.Match, object]]:
     return found
 
 
+def _dates_as_one_word(text: str) -> str:
+    """The text with each date it writes as one word ("§"): "placed on December 9" is three words."""
+    for match, _ in sorted(_date_matches(text), key=lambda found: -found[0].start()):
+        text = text[: match.start()] + "§" + text[match.end() :]
+    return text
+
+
 def _extract_dates(text: str) -> list[object]:
     return [value for _, value in _date_matches(text)]
+
+
+def _tracking_numbers_in(text: str) -> set[str]:
+    """The tracking numbers a text writes, as keys (upper-case, no spaces or dashes)."""
+    found = {_tracking_key(value) for value in _UPS.findall(text)}
+    found |= {_tracking_key(match.group("code")) for match in _TRACKING_NAMED.finditer(text)}
+    return found | set(_LONG_DIGITS.findall(text))
 
 
 def _extract(text: str) -> _Extracted:
@@ -637,9 +674,7 @@ def _extract(text: str) -> _Extracted:
     extracted.emails = {email.lower().strip(".") for email in _EMAIL.findall(text)}
     extracted.dates = _extract_dates(text)
     extracted.amounts = {amount for _, amount in _money_matches(text)}
-    extracted.tracking_numbers = {_tracking_key(value) for value in _UPS.findall(text)}
-    extracted.tracking_numbers |= {_tracking_key(match.group("code")) for match in _TRACKING_NAMED.finditer(text)}
-    extracted.tracking_numbers |= set(_LONG_DIGITS.findall(text))
+    extracted.tracking_numbers = _tracking_numbers_in(text)
     extracted.rma_numbers = {re.sub(r"[-\s]", "", value).upper() for value in _RMA.findall(text)}
     extracted.reference_codes = set(_REFERENCE_CODE.findall(text))
     return extracted
@@ -883,6 +918,8 @@ _ORDER_STATUS_WORDS = {
 }
 _ORDER_STATUS_HEDGE = re.compile(patterns.ORDER_STATUS_HEDGE, re.IGNORECASE)
 _BRACKETED = re.compile(r"\(([^()]*)\)")
+_GAP_WORD = re.compile(r"[\w§][\w§'-]*")  # words, not the punctuation between them
+_CLAUSE_FINAL_NEGATION = re.compile(r"\b(?:nicht|niet)\s*[.!?]?\s*$", re.IGNORECASE)
 _ASKING_LEAD = re.compile(r"\b(?:where|whether|if|when|once)\b", re.IGNORECASE)
 _ALREADY_DONE = re.compile(r"\b(?:already|has been|have been)\b", re.IGNORECASE)
 _CARRIER = re.compile(patterns.CARRIER, re.IGNORECASE)
@@ -960,6 +997,13 @@ _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
 _NAMED_LIST = re.compile(patterns.NAMED_LIST, re.IGNORECASE)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
 _STORE_PLACE = re.compile(patterns.STORE_PLACE, re.IGNORECASE)
+_STREET_ADDRESS = re.compile(patterns.STREET_ADDRESS)
+
+
+def _address_key(address: str) -> str:
+    return " ".join(address.casefold().replace(",", " ").split())
+
+
 _ITEM_FORMAT = re.compile(patterns.ITEM_FORMAT, re.IGNORECASE)
 _ORDER_COUNT = re.compile(patterns.ORDER_COUNT, re.IGNORECASE)
 _AUTHOR_AFTER_TITLE = r"(?:by|von|van|door)"  # "Piranesi by Susanna Clarke"
@@ -1033,6 +1077,9 @@ def _asserted(sentence: str, match: re.Match) -> bool:
     # A promise is the match's own clause in the future: "Your return has been started, and the refund will
     # follow once we receive it" states a past fact before a promise of the next clause.
     start, end = _match_clause_bounds(sentence, match)
+    # German and Dutch negate at the clause's end: "zugestellt ist die Bestellung aber noch nicht".
+    if _CLAUSE_FINAL_NEGATION.search(sentence, match.end(), end):
+        return False
     # ("… has been created and the refund will follow once …": "and" before a new subject starts a clause)
     next_subject = _NEW_SUBJECT.search(sentence, match.end(), end)
     future = _FUTURE.search(sentence, start, next_subject.start() if next_subject else end)
@@ -1096,9 +1143,8 @@ def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
     found = list(_ORDER_ID.finditer(sentence))
     for index, match in enumerate(found):
         order_id = f"BK-{match.group(1)}"
+        # (an order no result gave a status has none to claim: "omdat BK-21537 al verzonden is")
         known = {state for owner, state in grounding.statuses if owner == order_id}
-        if not known:
-            continue
         # "I'm not able to change where BK-120455 is delivered": the number sits in a clause that asks or denies.
         lead = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
         if _NEGATION.search(lead) or _ASKING_LEAD.search(lead):
@@ -1114,8 +1160,9 @@ def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
         if not words:
             continue
         start, status = min(words)
-        gap = span[:start]
-        if len(gap.split()) > patterns.ORDER_STATUS_GAP_WORDS or _ORDER_STATUS_HEDGE.search(gap):
+        # (a date in the gap is one word: "BK-24190, passée le 9 décembre : elle est en cours de préparation")
+        gap = _dates_as_one_word(span[:start])
+        if len(_GAP_WORD.findall(gap)) > patterns.ORDER_STATUS_GAP_WORDS or _ORDER_STATUS_HEDGE.search(gap):
             continue
         if not known & patterns.STATUS_SUPPORT[status]:
             count += 1
@@ -1290,8 +1337,17 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
     contrasted = bool(grounding.digital_items) and (
         both_editions or any(_DIGITAL_WORD.search(sentence) for sentence in sentences)
     )
+    previous: set[str] = set()
     for sentence in sentences:
         named = _extract_order_ids(sentence)
+        # A tracking number given for an order, or for the one the last sentence named ("Your other order is
+        # BK-93275. It has shipped, tracking number …"), must be that order's own.
+        about = named or previous
+        for number in _tracking_numbers_in(sentence):
+            owners = {order_id for order_id, key in grounding.order_tracking if key == number}
+            if about and owners and not about & owners:
+                problems.append("another order's tracking number")
+        previous = named or previous
         # each order with its own clause: "Rebecca is in BK-87201, which has shipped; Jamaica Inn was in BK-87144"
         parts = _COUNT_CLAUSE_BREAK.split(sentence) if len(named) > 1 else [sentence]
         if any(_another_orders_items(part, grounding) for part in parts):
@@ -1335,6 +1391,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("an item's author")
         if _STORE_PLACE.search(sentence):
             problems.append("a warehouse's place")
+        if any(_address_key(match.group()) not in grounding.addresses for match in _STREET_ADDRESS.finditer(sentence)):
+            problems.append("an address")  # no result holds one; only the customer's own may be repeated
         if _order_count_wrong(sentence, grounding):
             problems.append("how many orders")
         reported = _CUSTOMER_ONLY_EVENT.search(sentence)
@@ -1724,8 +1782,10 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 continue
             if kind == "escalation" and intent == "handoff":
                 continue
-            if kind == "refund_issued" and _RECEIPT_CONDITION.search(sentence):
-                continue  # "your refund is issued once we receive the books": the policy, not a refund made
+            if kind == "refund_issued" and _RECEIPT_CONDITION.search(_match_clause(sentence, match)):
+                # "your refund is issued once we receive the books": the policy, not a refund made (in the
+                # claim's own clause: "…within 7 days of receiving it, and the earlier refund has been paid")
+                continue
             unbacked.append(kind)
     if _return_count_problem(sentences, grounding):
         unbacked.append("return_count")
@@ -2141,7 +2201,7 @@ def _date_is(value: object, known: date) -> bool:
     if isinstance(value, DayOnly):
         return known.day == value.day
     if isinstance(value, tuple):
-        return known in value
+        return any(_date_is(reading, known) for reading in value)
     return value == known
 
 

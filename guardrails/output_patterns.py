@@ -177,7 +177,12 @@ TRACKING_EVENT = (
 )
 # Words that make a statement a guess, not a claim: "the driver may have left it with a neighbour".
 # ("May 5" is a date)
-HEDGE = r"\b(?:may(?!\s+\d)|might|could|possibly|perhaps|probably|maybe|likely|often|sometimes|usually|typically)\b"
+HEDGE = (
+    r"\b(?:may(?!\s+\d)|might|could|possibly|perhaps|probably|maybe|likely|often|sometimes|usually|typically|"
+    # the other four languages: "Parfois le colis est déposé chez un voisin"
+    r"parfois|peut-être|probablement|souvent|généralement|manchmal|vielleicht|wahrscheinlich|oft|normalerweise|"
+    r"a veces|quizás?|tal vez|probablemente|normalmente|soms|misschien|waarschijnlijk|vaak|meestal)\b"
+)
 
 # Which tool-result statuses make a claimed status true.
 STATUS_SUPPORT: dict[str, frozenset[str]] = {
@@ -732,7 +737,7 @@ AGENT_VERBS_BACKED = _word_set(
     # talking to the customer
     "be been am was were explain explained walk need needed ask asked let help helped hope understand "
     "understood know think suggest recommend mention mentioned repeat say said tell told figure "
-    "reply answer answered share shared use used get got wait waited stay stop take sort can could "
+    "reply answer answered share shared use used get got wait waited stay stop take took taken sort can could "
     "cannot can't couldn't would wouldn't should won't don't didn't haven't hasn't do did have had "
     "appreciate apologise apologize love like want wanted make sure happy glad sorry afraid corrected "
     "put note queued queue mixed misread misunderstood confused mistyped "
@@ -894,8 +899,15 @@ HYPOTHETICAL_AMOUNT = (
 _DECLINED_AMOUNT = (
     r"(?:\$\s?\d+(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?\s?(?:\$|€|dollars?|euros?)|\d+[- ](?:days?|tage|jours|días|dagen)\b)"
 )
+# a date declined in the same clause: "I can't confirm a delivery on the 18th"
+_DECLINED_DATE = (
+    r"(?:the\s+\d{1,2}(?:st|nd|rd|th)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}"
+    r"(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)"
+)
 DECLINED_FIGURE = (
-    r"\b(?:can't|cannot|can not|unable to|not able to)\s+(?:confirm|see|find|verify)\b[^.!?;]{0,40}?"
+    r"\b(?:can't|cannot|can not|unable to|not able to)\s+(?:confirm|see|find|verify)\b[^.!?;,]{0,40}?"
+    + _DECLINED_DATE
+    + r"|\b(?:can't|cannot|can not|unable to|not able to)\s+(?:confirm|see|find|verify)\b[^.!?;]{0,40}?"
     + _DECLINED_AMOUNT
     + r"|\b(?:don't|do not)\s+see\b[^.!?;]{0,40}?"
     + _DECLINED_AMOUNT
@@ -917,10 +929,20 @@ PLACEHOLDER_EMAIL = (
 STORE_PLACE = (
     r"\b(?:warehouse|distribution cent(?:er|re)|fulfil?ment cent(?:er|re)|almac[eé]n|entrep[oô]t|lager|magazijn)"
     r"\s+(?:in|at|de|en|à|te|im|van)\s+(?-i:[A-Z])\w+"
-    r"|\b(?:our|nuestro|notre|unserem|unser|ons)\s+(?-i:[A-Z])\w+(?:,\s+(?-i:[A-Z])\w+)?\s+"
+    r"|\b(?:our|nuestro|notre|unserem|unser|ons)\s+(?-i:[A-Z])\w+(?:,?\s+(?-i:[A-Z])\w+)?\s+"
     r"(?:warehouse|distribution cent(?:er|re)|fulfil?ment cent(?:er|re))\b"
     r"|\b(?:warehouse|store|shop|office|depot|headquarters|us)\s+(?:at|on)\s+\d{1,5}\s+(?:(?-i:[A-Z])\w+\s+){1,3}"
     r"(?-i:Drive|Street|St\b|Avenue|Ave\b|Road|Rd\b|Boulevard|Blvd\b|Lane|Way|Parkway|Place|Court)"
+)
+# A street address, in the five languages' forms: "42 Maple Street", "Hauptstraße 12", "12 rue de la Paix",
+# "Calle Mayor 5", "Kerkstraat 8". (Case-sensitive: a street's name is capitalised.)
+_STREET_NAME = r"[A-ZÄÖÜÉ][\w'-]+"
+STREET_ADDRESS = (
+    rf"\b\d{{1,5}}\s+(?:{_STREET_NAME}\s+){{1,3}}(?:Street|St\.|Avenue|Ave\.|Road|Rd\.|Lane|Drive|Boulevard|Blvd|Way|"
+    r"Court|Place|Terrace|Crescent|Close)\b"
+    r"|\b[A-ZÄÖÜ][\wäöüß-]*(?:straße|strasse|str\.|weg|allee|platz|gasse|straat|laan|plein|gracht|kade|singel)\s+\d{1,4}\b"
+    r"|\b\d{1,4},?\s+(?:rue|avenue|boulevard|chemin|allée|place|quai)\s+(?:d[eu']\s*|de la\s+|des\s+)?[A-ZÉ][\w'-]+"
+    r"|\b(?:Calle|Avenida|Paseo|Plaza|C/)\s+(?:de\s+(?:la\s+)?)?[A-ZÁÉÍÓÚ][\w-]+(?:\s+[A-ZÁÉÍÓÚ][\w-]+)?,?\s+\d{1,4}\b"
 )
 # An item's format or edition: no tool result gives one, so only the item's own title may state it.
 ITEM_FORMAT = (
@@ -1237,6 +1259,9 @@ INVENTED_POLICY: dict[str, str] = {
         r"\b(?:opened|read|used|damaged|annotated)\s+(?:books?|items?|copies)\s+(?:can|may|are)\s+(?:still\s+|also\s+)?"
         r"(?:be\s+)?returned\b"
         r"|\b(?:opened|read|used)\s+(?:books?|items?|copies)\s+(?:are|is)\s+(?:fine|ok|okay|welcome|accepted|allowed)\b"
+        # "a book that's been opened can still be returned as long as it's in like-new condition"
+        r"|\b(?:books?|items?|cop(?:y|ies))\s+(?:that's|that has|that have|which has|which have)\s+been\s+"
+        r"(?:opened|read|used)\s+(?:can|may)\s+(?:still\s+|also\s+)?(?:be\s+)?returned\b|\blike[- ]new\s+condition\b"
         # "Retourneren kan ook als het boek al gelezen is", "auch gelesene Bücher können zurückgegeben werden"
         r"|\b(?:retourneren|terugsturen)\s+kan\s+(?:ook\s+)?(?:als|wanneer)\b[^.!?]{0,40}\b(?:gelezen|gebruikt|geopend)\b"
         r"|\b(?:gelesene|gebrauchte|benutzte)\s+(?:bücher|artikel)\b[^.!?]{0,30}\b(?:zurückgegeben|zurückgeschickt)\b"
@@ -1344,11 +1369,18 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\byou\s+(?:can|could|may)\s+(?:also\s+|always\s+)?(?:exchange|swap)\s+(?:it|them|the book|your)\b"
         r"|\b(?:umtauschen|umgetauscht|échanger|échangé|cambiarlo|cambiarla|cambiarlos|omruilen|ruilen)\b"
         r"|\bexchanges?\s+(?:are|is)\s+(?:also\s+|always\s+)?(?:free|possible|allowed|available|accepted|welcome)\b"
+        r"|\b(?:do|offer|arrange)\s+(?:you\s+)?(?:a|an)\s+(?:straight\s+|direct\s+|free\s+|simple\s+)?(?:exchange|swap)\b"
         r"|\b(?:umtausch|échange|cambio|ruil|omruilen)\b[^.!?]{0,40}?\b(?:ist|est|es|is)\s+(?:\S+\s+){0,4}?"
         r"(?:möglich|gratis|kostenlos|possible|gratuit|posible|mogelijk)\b"
         # replacing instead of refunding is an exchange too: "If a book arrives damaged, we always replace it"
         r"|\b(?:we|i)\s+(?:always\s+|will\s+|'ll\s+|can\s+|happily\s+|simply\s+)*(?:replace|reship|re-ship|resend|re-send)"
         r"\s+(?:it|them|the book|the copy|any|damaged|your)\b"
+    ),
+    # The window in business days: the policy counts 30 days, business days only for refunds and shipping.
+    "window_business_days": (
+        r"\b(?:30|thirty)\s+(?:business|working)\s+days\b|\b(?:30|thirty)[- ]days?\b[^.!?;]{0,30}?\bcounted\s+"
+        r"(?:in|as)\s+(?:business|working)\s+days\b|\b(?:30|dreißig)\s+werktage\b|\b(?:30|trente)\s+jours\s+ouvrés\b"
+        r"|\b(?:30|treinta)\s+días\s+hábiles\b|\b(?:30|dertig)\s+werkdagen\b"
     ),
     # Returns without a time limit: the window is 30 days for everything that can be returned.
     "unlimited_window": (
@@ -1646,7 +1678,7 @@ LITERARY_JUDGEMENT = (
 RECOMMENDATION = (
     r"(?i:\b(?:i(?:'d|\s+would)?\s+(?:highly\s+|also\s+|really\s+)?(?:recommend|suggest)(?:\s+reading|\s+trying)?"
     r"|(?:you|she|he|they)(?:'d|\s+would|\s+might|\s+may|'ll|\s+will|\s+could)\s+(?:also\s+|really\s+|probably\s+|"
-    r"definitely\s+|surely\s+)?(?:love|like|enjoy)"
+    r"definitely\s+|surely\s+)?(?:love|like|enjoy|prefer)"
     r"|you(?:\s+might|\s+could|\s+can|\s+may)\s+(?:also\s+)?(?:try|visit|check|look at|order from|shop at)"
     r"|try reading|check out|a (?:great|good|wonderful|perfect) (?:book|read|pick|choice|next read) (?:is|would be)"
     r"|(?:a|another|your)\s+(?:great|good|wonderful|perfect|lovely|natural)\s+(?:next\s+)?(?:book|read|pick|choice|"
@@ -1784,7 +1816,8 @@ OTHER_LANGUAGE_RECOMMENDATION = (
     r"lee también|lees (?:ook|zeker)|moet je zeker|"
     # "if you liked X, …" in the other four languages
     r"wenn (?:ihnen|dir) [^,.]{1,60} gef(?:ällt|allen hat)|si (?:vous avez aimé|vous aimez|tu as aimé|tu aimes)|"
-    r"si te (?:gustó|gusta)|si le (?:gustó|gusta)|als (?:je|u) [^,.]{1,60} (?:mooi|leuk|goed) (?:vond|vindt))"
+    r"si te (?:gustó|gusta)|si le (?:gustó|gusta)|als (?:je|u) [^,.]{1,60} (?:mooi|leuk|goed) (?:vond|vindt)|"
+    r"als [^,.]{1,60} (?:je|u) (?:bevalt|beviel|bevallen))"
 )
 # A reply of at least this many words with no support word at all is flagged.
 ANCHORLESS_WORDS = 12
@@ -1922,8 +1955,14 @@ STILL_RETURNABLE = r"\byou\s+(?:can|could|may)\s+(?:still\s+)?(?:return|send bac
 
 # Books the customer keeps beside a return, in the five languages.
 KEPT = (
-    r"\b(?:keep|keeping|kept|stays? with you|remains? with you|behalten|behältst|garder|gardez|quedarte|quedarse|"
-    r"houden|houdt|blijft bij (?:je|u))\b"
+    r"\b(?:keep|keeping|kept|(?:stays?|remains?)\s+(?:with you|on your order|in your order|with your order)|"
+    r"behalten|behältst|garder|gardez|quedarte|quedarse|houden|houdt|blijft bij (?:je|u)|bleibt bei (?:ihnen|dir)|"
+    r"reste (?:bien\s+)?(?:chez|avec) (?:vous|toi)|se queda (?:contigo|con usted)|"
+    # left out of the return it describes: "Crying in H Mart isn't included", "Elantris can't be returned"
+    r"(?:isn't|is not|aren't|are not)\s+(?:included|part of (?:it|this|the return|this return))|"
+    r"(?:can't|cannot|can not)\s+be\s+returned|(?:isn't|is not|aren't|are not)\s+returnable|"
+    r"n'est pas (?:inclus|compris)e?|no (?:está|entra) (?:incluid[oa]|en (?:la|esta) devolución)|"
+    r"(?:ist|sind) nicht (?:enthalten|dabei|inbegriffen)|(?:is|zijn) niet (?:inbegrepen|meegenomen))\b"
 )
 
 # A print copy and a digital one, told apart in a reply about both.

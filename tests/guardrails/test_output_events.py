@@ -16,11 +16,14 @@ from guardrails.output import (
     UNGROUNDED_REFUND_METHOD,
     UNGROUNDED_STATUS,
 )
+from tests.guardrails.test_output import check
 from tests.guardrails.test_output_roles import (
     CHECKED,
+    CUSTOMER,
     GIFT_CARD_NOT_RETURNABLE,
     LOOKED_UP,
     ORDER,
+    ORDER_LIST,
     OUTSIDE_WINDOW,
     RETURNED,
     verdict,
@@ -1449,17 +1452,122 @@ PASSES_FIFTEENTH = [
     ("Order numbers are BK- followed by 4 to 6 digits; could you check yours?", []),
 ]
 
+# Sixteenth round (l4_test41, first contact at 0af5cd7): readings that carry across parts of a reply.
+OTHER_ORDER_TRACKED = [
+    ("lookup_order", ORDER),
+    ("lookup_order", {**SECOND_ORDER, "tracking_number": "1Z999AA10123456784"}),
+]
+LISTED_WITH_SECOND = [("lookup_order", ORDER), ("list_customer_orders", ORDER_LIST), ("lookup_order", SECOND_ORDER)]
+
+CAUGHT_SIXTEENTH = [
+    # the window counted in business days; an exchange instead of a refund; an opened book "like new"
+    (
+        "I'm afraid the 30 days are counted in business days, so weekends don't count.",
+        CHECKED,
+        UNGROUNDED_POLICY,
+        "window",
+    ),
+    (
+        "The Quiet River is eligible, and instead of a refund we can do a straight exchange for any book.",
+        CHECKED,
+        UNGROUNDED_POLICY,
+        "exchange",
+    ),
+    (
+        "A book that's been opened can still be returned as long as it's in like-new condition.",
+        CHECKED,
+        UNGROUNDED_POLICY,
+        "used_returnable",
+    ),
+    # a recommendation: "you might prefer", Dutch "als … u bevalt"
+    (
+        "If The Quiet River wasn't for you, you might prefer Piranesi, which is shorter.",
+        CHECKED,
+        OFF_TOPIC,
+        "recommend",
+    ),
+    (
+        "BK-39902 is op 6 november bezorgd. Als De Aanslag u bevalt, raad ik daarna De ontdekking van de hemel aan.",
+        LOOKED_UP,
+        OFF_TOPIC,
+        "recommend",
+    ),
+    # a month and day with a slash and no year (delivered 2026-11-06)
+    ("It did: BK-39902 shows as delivered on 11/5.", LOOKED_UP, UNGROUNDED_DATE, "date"),
+    # the tracking number of the order the last sentence named must be that order's own
+    (
+        "Your other order is BK-40513. It has shipped, tracking number 1Z84F2A10398809917.",
+        OTHER_ORDER_TRACKED,
+        UNGROUNDED_STATUS,
+        "another order's tracking number",
+    ),
+    # a street address no result holds and the customer never typed; a warehouse's place in two words
+    (
+        "Yes, BK-39902 was delivered on November 6. It went to 42 Maple Street, as on the order.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an address",
+    ),
+    ("BK-39902 is still processing at our New Jersey warehouse.", PROCESSING, UNGROUNDED_STATUS, "warehouse"),
+    # a status after a date and a colon (BK-40777 is processing); a status of an order no result gave one
+    (
+        "Votre autre commande est BK-40777, passée le 18 novembre : elle est livrée.",
+        LISTED_WITH_SECOND,
+        UNGROUNDED_STATUS,
+        "status",
+    ),
+    ("Ja, omdat BK-39902 al verzonden is, hoeft u verder niets te doen.", [], UNGROUNDED_STATUS, "status"),
+    # a refund paid, in a clause of its own beside the policy's "of us receiving it"
+    (
+        "Its refund would reach you within 7 business days of us receiving it, and the earlier refund of $19.95 has "
+        "already been paid out.",
+        EARLIER_RETURN,
+        UNGROUNDED_COMMITMENT,
+        "refund_issued",
+    ),
+]
+
+PASSES_SIXTEENTH = [
+    ("I took a look: BK-39902 was delivered on November 6.", LOOKED_UP),
+    ("I can't confirm a delivery on the 18th: BK-39902 shows as delivered on November 6.", LOOKED_UP),
+    ("BK-39902 ist versandt, zugestellt ist die Bestellung aber noch nicht.", SHIPPED),
+    ("La commande BK-39902 est livrée. Parfois le colis est déposé chez un voisin.", LOOKED_UP),
+    (
+        "Your return RMA-4HBX0QNE covers The Quiet River and Birds of the Lowlands; the Bookly Gift Card isn't "
+        "included.",
+        RETURNED,
+    ),
+    ("Yes, BK-39902 was delivered on 11/6, and the 30-day window runs until December 6.", LOOKED_UP),
+    ("Our chat is open 24/7, and BK-39902 was delivered on November 6.", LOOKED_UP),
+    (
+        "BK-39902 was delivered on November 6; BK-40513 has shipped, tracking number 1Z999AA10123456784.",
+        OTHER_ORDER_TRACKED,
+    ),
+    ("Returns take 30 days from delivery, and the refund follows within 7 business days.", CHECKED),
+]
+
+
+def test_an_address_the_customer_typed_may_be_repeated(scope_scorer_silent):
+    reply = "I can't change the delivery address to 42 Maple Street, I'm afraid: BK-39902 was delivered on November 6."
+    typed = check(
+        reply, tool_results=LOOKED_UP, customer_texts=["BK-39902 jens@example.nl, send it to 42 Maple Street"]
+    )
+    untyped = check(reply, tool_results=LOOKED_UP, customer_texts=CUSTOMER)
+    assert typed.allowed, typed.detail
+    assert not untyped.allowed and "an address" in untyped.detail
+
 
 # Every round's cases, read by one pair of tests (the rounds are the lists above, in the order they were written).
 ALL_CAUGHT = [
     *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
     *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH + CAUGHT_TENTH),
     *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH + CAUGHT_THIRTEENTH + CAUGHT_FOURTEENTH + CAUGHT_FIFTEENTH),
+    *CAUGHT_SIXTEENTH,
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
     *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH + PASSES_ELEVENTH),
-    *(PASSES_TWELFTH + PASSES_THIRTEENTH + PASSES_FOURTEENTH + PASSES_FIFTEENTH),
+    *(PASSES_TWELFTH + PASSES_THIRTEENTH + PASSES_FOURTEENTH + PASSES_FIFTEENTH + PASSES_SIXTEENTH),
 ]
 
 
