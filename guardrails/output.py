@@ -79,7 +79,7 @@ LEAK_WORDS = 8  # consecutive prompt words that make a leak
 FOREIGN_SENTENCES = "sentences about another subject"  # the off-topic sign of counted foreign words
 FIGURES_PER_SENTENCE_MAX = 30  # amounts and durations in one sentence of a reply
 # Commitment classes that are promises even when made on a condition ("once it ships, I'll email you").
-PROMISES = frozenset({"follow_up", "have_sent", "guarantee", "pickup", "store_email", "order_change"})
+PROMISES = frozenset({"follow_up", "have_sent", "guarantee", "pickup", "store_email", "order_change", "assurance"})
 SUBSET_SUM_MAX_ITEMS = 12  # an order with more items grounds its total and prices, not every subset sum
 
 
@@ -921,6 +921,7 @@ _BRACKETED = re.compile(r"\(([^()]*)\)")
 _GAP_WORD = re.compile(r"[\w§][\w§'-]*")  # words, not the punctuation between them
 _CLAUSE_FINAL_NEGATION = re.compile(r"\b(?:nicht|niet)\s*[.!?]?\s*$", re.IGNORECASE)
 _ASKING_LEAD = re.compile(r"\b(?:where|whether|if|when|once)\b", re.IGNORECASE)
+_PREPARATION_WORD = re.compile(r"\b(?:set(?: up)?|ready|lined up|prepared|drafted|in place)\b", re.IGNORECASE)
 _ALREADY_DONE = re.compile(r"\b(?:already|has been|have been)\b", re.IGNORECASE)
 _CARRIER = re.compile(patterns.CARRIER, re.IGNORECASE)
 _TRACKING_EVENT = re.compile(patterns.TRACKING_EVENT, re.IGNORECASE)
@@ -970,7 +971,11 @@ _AS_IT_IS = re.compile(
 _NO_ACTION_AFTER = {
     "left": _AS_IT_IS,
     "leave": _AS_IT_IS,
-    "keep": re.compile(r"\s+(?:it|this|that)\s+(?:between us|to myself|a secret|in mind)\b", re.IGNORECASE),
+    # ("I'll keep it quick": how the assistant talks)
+    "keep": re.compile(
+        r"\s+(?:it|this|that|things)\s+(?:between us|to myself|a secret|in mind|quick|short|brief|simple)\b",
+        re.IGNORECASE,
+    ),
     # "we'll work out the next step": talk about what to do, not an action
     "work": re.compile(r"\s+(?:it\s+)?out\b", re.IGNORECASE),
     # "he dejado preparada la devolución": prepared, like "preparado"
@@ -980,6 +985,8 @@ _ORDER_TOTAL_WORD = re.compile(patterns.ORDER_TOTAL_WORD, re.IGNORECASE)
 _REFUND_CONTEXT = re.compile(patterns.REFUND_CONTEXT, re.IGNORECASE)
 _CONTENTS_SEPARATOR = re.compile(patterns.CONTENTS_SEPARATOR, re.IGNORECASE)
 _COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
+# (a title may hold a colon: "*NSYNC: The Official Book")
+_AND_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|so|then)\b")
 _NEW_SUBJECT = re.compile(r"\s(?:and|but)\s+(?:the|your|my|our|it|i|we|you|they)\b", re.IGNORECASE)
 _SCOPE_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|so|then|while)\b")
 _OPINION_MARKER = re.compile(patterns.OPINION_MARKER, re.IGNORECASE)
@@ -995,6 +1002,8 @@ _CARD_WORD = re.compile(patterns.CARD_WORD, re.IGNORECASE)
 _TITLE_PRICE_GAP = re.compile(patterns.TITLE_PRICE_GAP, re.IGNORECASE)
 _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
 _NAMED_LIST = re.compile(patterns.NAMED_LIST, re.IGNORECASE)
+# "in total" sums what the sentence names (Spanish "en total" is no Dutch "en", and)
+_IN_TOTAL = re.compile(r"\b(?:in total|en total|au total|insgesamt|in totaal)\b", re.IGNORECASE)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
 _STORE_PLACE = re.compile(patterns.STORE_PLACE, re.IGNORECASE)
 _STREET_ADDRESS = re.compile(patterns.STREET_ADDRESS)
@@ -1010,6 +1019,16 @@ _AUTHOR_AFTER_TITLE = r"(?:by|von|van|door)"  # "Piranesi by Susanna Clarke"
 # (an initial is part of the name: "Irma S. Rombauer")
 _BY_AUTHOR = re.compile(rf"\s+{_AUTHOR_AFTER_TITLE}\s+(?![$€\d])((?:\b\w\.\s+|[^,.;:!?()]){{2,60}})", re.IGNORECASE)
 # A listed title followed by nothing but its (masked) author is still a list entry (Spanish "Aura de Carlos Fuentes").
+# Capitalised words, and the small words titles hold between them: "Iron Flame", "The Name of the Rose".
+_TITLE_RUN = re.compile(
+    r"[A-ZÀ-Þ0-9][\w'’!?:-]*(?:\s+(?:of|the|and|a|an|in|on|to|for|at|by|de|la|le|les|el|los|las|van|het|der|die|das|"
+    r"des|du|dem|den|und|y|et|en)\b|\s+[A-ZÀ-Þ0-9][\w'’!?:-]*)*"
+)
+# The verb after a list of titles: "… and Iron Flame are returnable".
+_LIST_VERB = re.compile(
+    r"\s+(?:are|is|were|was|can|could|will|have|has|had|sind|waren|können|sont|étaient|peuvent|son|eran|pueden|"
+    r"zijn|kunnen)\b"
+)
 _BY_AUTHOR_ONLY = re.compile(rf"\s*(?:(?:{_AUTHOR_AFTER_TITLE}|de)\s*\x00)?\s*[.!?]?\s*")
 # An entry's masked author at its end: "The Nightingale by <author>." is looked up as "The Nightingale".
 _AUTHOR_END = re.compile(r"\s+(?:and|und|et|y|en|&)\s+")  # (not "van", "de": "Bessel van der Kolk")
@@ -1056,14 +1075,29 @@ _CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|so)\b", re.IGNORECASE)
 _REASON = re.compile(r"\b(?:since|because|weil|puisque|parce que|car|porque|ya que|omdat|aangezien)\b", re.IGNORECASE)
 
 
-def _sentences(text: str) -> list[str]:
+_TITLE_STOPS = str.maketrans(".!?", "\ue000\ue001\ue002")
+_TITLE_STOPS_BACK = str.maketrans("\ue000\ue001\ue002", ".!?")
+
+
+def _sentences(text: str, titles: Iterable[str] = ()) -> list[str]:
     # A full stop inside an amount or an order id is not the end of a sentence, nor the one of a German
     # or Dutch day ("am 4. Dezember").
-    # Nor an initial inside a name ("Irma S. Rombauer").
+    # Nor an initial inside a name ("Irma S. Rombauer"), nor the stop of a title ("Martyr!", "Where'd You Go?").
+    for title in titles:
+        if any(stop in title for stop in ".!?"):
+            # (a title's last stop may end the sentence too: "… open for Martyr! Long Island stays with you")
+            going_on = r"(?=\s+(?-i:[a-zà-ÿ])|\s*[,;:)])" if title[-1] in ".!?" else ""
+            text = re.sub(
+                re.escape(title) + going_on, lambda found: found.group().translate(_TITLE_STOPS), text, flags=re.I
+            )
     protected = _ORDINAL_DAY.sub("\\1\u2024", re.sub(r"(\d)\.(\d)", "\\1\u2024\\2", text))
     protected = _GERMAN_DAY.sub("\\1\u2024", protected)
     protected = _INITIAL.sub("\\1\u2024", protected)
-    return [part.replace("\u2024", ".").strip() for part in _SENTENCE.findall(protected) if part.strip()]
+    return [
+        part.replace("\u2024", ".").translate(_TITLE_STOPS_BACK).strip()
+        for part in _SENTENCE.findall(protected)
+        if part.strip()
+    ]
 
 
 def _asserted(sentence: str, match: re.Match) -> bool:
@@ -1465,6 +1499,13 @@ def _wrong_author(sentence: str, grounding: Grounding) -> bool:
         name = written and _AUTHOR_END.split(written.group(1))[0]
         if name and author.split()[-1] not in name:
             return True
+    # An author named for a title whose author no result gives: "It's Ordinary Human Failings by Sally Rooney".
+    authored = {title for title, _ in grounding.item_authors}
+    for title in grounding.nameable_titles:
+        at = None if title in authored else re.search(re.escape(title), sentence, re.IGNORECASE)
+        written = _BY_AUTHOR.match(sentence, at.end()) if at else None
+        if written and written.group(1)[:1].isupper():
+            return True
     return False
 
 
@@ -1505,7 +1546,7 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
     elif (
         prices
         and _REFUND_CONTEXT.search(sentence)
-        and not _OTHER_ITEMS.search(_NAMED_LIST.sub("§", _without(folded, prices, placeholder="§")))
+        and not _OTHER_ITEMS.search(_NAMED_LIST.sub("§", _without(_IN_TOTAL.sub(" ", folded), prices, placeholder="§")))
         and any(amount not in named_sums | refunds | grounding.order_totals for amount in unbound)
     ):
         # the items named alone ("If you return Little Women and Heidi"), and what comes back for them:
@@ -1554,6 +1595,12 @@ def _unknown_listed_titles(sentence: str, named: set[str], grounding: Grounding)
             break  # "Coraline was delivered on October 31, Halloween itself": a sentence, not a list
         text = _BY_AUTHOR_TAIL.sub("", text).strip("«»“”„\"'‘’ \u00a0")
         written = _recase(text, sentence)
+        # The last entry runs into the sentence's verb: "Fourth Wing and Iron Flame are returnable until …".
+        title_run = _TITLE_RUN.match(written)
+        ends_list = title_run is not None and bool(_LIST_VERB.match(written, title_run.end()))
+        if ends_list:
+            written = text = title_run.group().rstrip()
+            text = text.casefold()
         words = written.split()
         if not words or not words[0][:1].isupper() or _ORDER_ID.match(written) or any(c.isdigit() for c in written):
             break  # the list ended: ", delivered on March 1", "and it shipped"
@@ -1561,6 +1608,8 @@ def _unknown_listed_titles(sentence: str, named: set[str], grounding: Grounding)
             break  # "It was delivered", "I can start a return"
         if not any(text in title or title in text for title in known):
             unknown.append(written)
+        if ends_list:
+            break
     return unknown if any_own else []
 
 
@@ -1579,7 +1628,9 @@ def _unreturnable_item_claimed(sentence: str, grounding: Grounding) -> bool:
     unreturnable_orders = {order_id for order_id, _ in grounding.unreturnable_items} & orders
     of_two = unreturnable_orders & {order_id for order_id, count in grounding.item_counts if count == 2}
     # (the reason given is no part of the claim: "Only X can go back, since Dune is an ebook")
-    for part in (piece for contrast in _CONTRAST.split(sentence) for piece in _REASON.split(contrast)):
+    # (each clause its own claim: "Chenoo has already been returned, and Ghost Music can go back")
+    clauses = (clause for contrast in _CONTRAST.split(sentence) for clause in _AND_CLAUSE_BREAK.split(contrast))
+    for part in (piece for clause in clauses for piece in _REASON.split(clause)):
         part = _CONDITIONAL_CLAUSE.sub(" ", part)
         match = _ELIGIBLE_CLAIM.search(part) or _RETURNABLE_CLAIM.search(part)
         if match is None or _NOT_RETURNABLE.search(part) or not _asserted(part, match):
@@ -1686,6 +1737,7 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
     """
     unbacked: list[str] = []
     applied_orders = {order_id for order_id, _ in grounding.applied_returns}
+    reply_awaits_confirmation = any(_AWAITING_CONFIRMATION.search(sentence) for sentence in sentences)
     for sentence in sentences:
         for kind, pattern in _RETURN_COMMITMENTS.items():
             match = pattern.search(sentence)
@@ -1711,9 +1763,11 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                     unbacked.append(kind)
                 continue
             already = _ALREADY_DONE.search(match.group())
+            # "The return is set up on my side. One last step is yours: confirm it in the app."
+            prepared_to_confirm = reply_awaits_confirmation and _PREPARATION_WORD.search(match.group())
             if (
                 all(order_id in grounding.pending_returns for order_id in orders)
-                and (_FUTURE.search(match.group()) or _AWAITING_CONFIRMATION.search(sentence))
+                and (_FUTURE.search(match.group()) or _AWAITING_CONFIRMATION.search(sentence) or prepared_to_confirm)
                 and not already  # "the label has already been emailed" while the return waits for confirmation
             ):
                 # What the prepared return will do once confirmed, or that it waits for confirmation.
@@ -1959,10 +2013,13 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
         # "refunded to the credit card you paid with" when the refund goes to PayPal
         if methods and not any(_CARD_BRAND.search(method) or _CARD_WORD.search(method) for method in methods):
             count += sum(1 for match in _GENERIC_CARD_REFUND.finditer(sentence) if _conditional(sentence, match))
-        for match in _CARD_BRAND.finditer(sentence) if methods else ():
-            # "your Mastercard ending 1881" when the refund goes to a Visa ending 1881
-            if not any(_one_brand_name(match.group()) in method for method in methods):
-                count += 1
+        for match in _CARD_BRAND.finditer(sentence):
+            # "your Mastercard ending 1881" when the refund goes to a Visa ending 1881; a card named for a
+            # refund no result gave a way for ("el reembolso iría a su tarjeta Visa")
+            if methods:
+                count += not any(_one_brand_name(match.group()) in method for method in methods)
+            else:
+                count += bool(_REFUND_CONTEXT.search(sentence) and _asserted(sentence, match))
         for match in _REFUND_METHOD.finditer(sentence):
             method = next(group for group in match.groups() if group).lower()
             # The refund's way is a fact whenever the refund comes ("once it goes through, … to your PayPal"):
@@ -2234,7 +2291,7 @@ def check_reply(
         problems[code] = f"{code} x{count}"
 
     sentences = _sentences(_normalise(_EMAIL.sub("their email", _without(reply, grounding.titles))))
-    with_titles = _sentences(_normalise(_EMAIL.sub("their email", reply)))
+    with_titles = _sentences(_normalise(_EMAIL.sub("their email", reply)), grounding.titles)
     statuses = _status_problems(sentences, grounding)
     wrong_facts = _order_fact_problems(with_titles, grounding)
     if statuses:

@@ -278,6 +278,10 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"(?:shipping\s+)?label\b|"
         rf"\blabels?\b(?:\s+\w+){{0,3}}?\s+{_DONE}\s+(?:sent|emailed|issued|generated|created|mailed)\b"
         rf"|\b{_WE}\s+(?:sent|emailed|generated|created|mailed|send|email|generate|create|mail)\s+(?:you\s+)?"
+        r"(?:a|the|your)\s+(?:new\s+|fresh\s+|replacement\s+|second\s+|another\s+)?(?:prepaid\s+)?(?:return\s+)?"
+        r"(?:shipping\s+)?label\b"
+        # "you'll receive an email with your return label shortly"
+        r"|\byou(?:'ll|\s+will)\s+(?:\w+\s+)?(?:receive|get)\s+(?:an?\s+)?(?:(?:e-?mail|message)\s+with\s+)?"
         r"(?:a|the|your)\s+(?:prepaid\s+)?(?:return\s+)?(?:shipping\s+)?label\b"
         r"|\blabels?\s+(?:will be|is being|is on its way|is in your inbox|was)\s+(?:emailed|sent|mailed|on its way)?"
         r"|\blabels?\s+is\s+(?:already\s+|now\s+)(?:in your inbox|on its way)"
@@ -400,7 +404,7 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\b(?:ich|wir)\s+(?:bearbeite|bearbeiten|veranlasse|veranlassen)\s+(?:ihre|deine|die)\s+(?:rück)?erstattung\b"
         r"|\b(?:ik|we|wij)\s+(?:verwerk|verwerken|regel|regelen)\s+(?:je|uw|de)\s+terugbetaling\b"
         rf"|\b{_WE}\s+(?:issued|processed|sent|released|initiated|transferred|put through)\s+(?:you\s+)?"
-        r"(?:a\s+(?:full\s+|partial\s+)?refund|the\s+refund|your\s+refund|\$\d)"
+        r"(?:(?:a|the|your)\s+(?:\$\s?\d[\d.,]*\s+|\d[\d.,]*\s?[$€]\s+)?(?:full\s+|partial\s+)?refund|\$\d)"
         r"|\byou(?:'ve|\s+have)\s+(?:already\s+|now\s+)?been\s+(?:refunded|reimbursed|credited)\b"
         r"|\b(?:and|then)\s+(?:issue|process|send|approve)\s+(?:you\s+)?a\s+(?:full\s+|partial\s+)?refund\b"
         # The order, its items or the money as the subject: "your order has been refunded in full",
@@ -465,6 +469,12 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"(?:bereits\s+|schon\s+)?(?:überwiesen|veranlasst|geschickt|ausgezahlt)\b"
         r"|\b(?:ik heb|we hebben|wij hebben)\s+(?:je|uw)\s+terugbetaling\s+(?:al\s+)?"
         r"(?:verstuurd|overgemaakt|uitgevoerd)\b"
+    ),
+    # the assistant vouching for what others will do: "I'll make sure the warehouse refunds the $17.00"
+    # ("I'll make sure I have the right order": the assistant's own care)
+    "assurance": (
+        r"\b(?:i'll|i will|we'll|we will)\s+(?:personally\s+|also\s+)?(?:make sure|ensure|see to it)\b"
+        r"(?!\s+(?:that\s+)?(?:i|we|i'm|i've|we're|we've)\b)"
     ),
     "exception": (
         r"\b(?:made|make|granted|grant|approved|approve|making|granting|gave|given|give)\s+(?:you\s+)?(?:an?\s+)?"
@@ -786,7 +796,7 @@ CONTENTS_LEAD = (
     r"(?:\s+on\s+[^,.;:]{1,25}?)?\s+with\b|"
     r"\b(?:had|has|have|holds?|held|contains?|contained|includes?|included|including|consists? of|consisted of|"
     r"comprises?|comprised|enthält|enthielt|umfasst|umfasste|bestand aus|besteht aus|contient|contenait|comprend|"
-    r"comprenait|contiene|contenía|incluye|incluía|bevat|bevatte|bestaat uit|bestond uit)\b|:"
+    r"comprenait|contiene|contenía|incluye|incluía|bevat|bevatte|bestaat uit|bestond uit|zaten|zat)\b|:"
 )
 # Where a list of titles is split: commas, "and" in the five languages, ampersands.
 CONTENTS_SEPARATOR = r",\s*|\s+(?:and|und|et|y|e|en)\s+|\s*&\s*"
@@ -864,6 +874,9 @@ CUSTOMER_ONLY_EVENT = (
     r"\bdoppelt\s+(?:belastet|abgebucht|berechnet)\b|\bdébitée?s?\s+deux fois\b|\bcobrad[oa]s?\s+dos veces\b|"
     r"\bdubbel\s+(?:afgeschreven|betaald|gefactureerd|in rekening gebracht)\b"
     r"|\b(?:delivered|went|sent|shipped)\s+to\s+(?:the\s+|a\s+)?wrong\s+address\b"
+    # a paid upgrade no result shows: "With the expedited upgrade you paid for yesterday"
+    r"|\b(?:expedited|express|faster|priority)\s+(?:upgrade|shipping|delivery)\s+(?:that\s+)?you\s+(?:paid for|bought|"
+    r"added|purchased)\b|\bupgrade\s+(?:that\s+)?you\s+(?:paid for|bought|purchased)\b"
     r"|\b(?:gift card|cadeaukaart|carte cadeau|geschenkkarte|gutschein|tarjeta regalo)\b[^.!?]{0,40}\b(?:activated|"
     r"aktiviert|activée?|activad[oa]|geactiveerd)\b"
     r"|\b(?:reactivated|reinstated|reaktiviert|réactivée?|reactivad[oa]|heractiveerd)\b"
@@ -897,7 +910,8 @@ HYPOTHETICAL_AMOUNT = (
 # A figure the reply declines to confirm (the customer's, quoted to deny it): "I can't confirm a 60-day return
 # window", "I can't see a charge of $45 here", "Eine Erstattung von 30 $ kann ich leider nicht bestätigen".
 _DECLINED_AMOUNT = (
-    r"(?:\$\s?\d+(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?\s?(?:\$|€|dollars?|euros?)|\d+[- ](?:days?|tage|jours|días|dagen)\b)"
+    r"(?:\$\s?\d+(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?\s?(?:\$|€|dollars?|euros?)|"
+    r"\d+[- ](?:days?|hours?|weeks?|tage|stunden|wochen|jours|heures|semaines|días|horas|semanas|dagen|uur|weken)\b)"
 )
 # a date declined in the same clause: "I can't confirm a delivery on the 18th"
 _DECLINED_DATE = (
@@ -907,7 +921,8 @@ _DECLINED_DATE = (
 DECLINED_FIGURE = (
     r"\b(?:can't|cannot|can not|unable to|not able to)\s+(?:confirm|see|find|verify)\b[^.!?;,]{0,40}?"
     + _DECLINED_DATE
-    + r"|\b(?:can't|cannot|can not|unable to|not able to)\s+(?:confirm|see|find|verify)\b[^.!?;]{0,40}?"
+    + r"|\b(?:can't|cannot|can not|unable to|not able to)\s+(?:confirm|see|find|verify|go by|accept|offer|honou?r|"
+    r"promise|agree to|match)\b[^.!?;]{0,40}?"
     + _DECLINED_AMOUNT
     + r"|\b(?:don't|do not)\s+see\b[^.!?;]{0,40}?"
     + _DECLINED_AMOUNT
@@ -990,8 +1005,9 @@ RECEIPT_CONDITION = (
 
 # A sentence is not a commitment when the clause before the match negates it ("I can't cancel it")...
 NEGATION = (
-    r"\b(?:not|never|no|nothing|none|neither|nor|unable|cannot|can't|won't|haven't|hasn't|isn't|wasn't|don't|doesn't|"
-    r"didn't)\b|n't\b"
+    # ("No problem —", "no worries": a courtesy, not a denial)
+    r"\b(?:not|never|no(?!\s+(?:problem|worries|trouble|bother)\b)|nothing|none|neither|nor|unable|cannot|can't|won't|"
+    r"haven't|hasn't|isn't|wasn't|don't|doesn't|didn't)\b|n't\b"
     # the store's other four languages
     r"|\b(?:nicht|nichts|nie|kein\w*|pas|rien|jamais|aucune?|nunca|nada|ningún|ninguna|niet|niets|nooit|geen)\b"
 )
@@ -1704,7 +1720,7 @@ NOT_A_TITLE = frozenset(
 # instructions", "I've been told to", "Meine Anweisungen besagen".
 OWN_INSTRUCTIONS = (
     r"\b(?:my|our) (?:system prompt|system message|hidden (?:rules|instructions)|instructions|guidelines|prompt|"
-    r"(?:internal |operating )?rules say)\b|\baccording to my (?:instructions|system prompt|guidelines|rules)\b"
+    r"(?:internal |operating )?rules say|rules)\b|\baccording to my (?:instructions|system prompt|guidelines|rules)\b"
     r"|\bi(?:'ve| have) been (?:told|instructed|programmed|configured) to\b|\bi was (?:told|instructed|programmed) to\b"
     r"|\bi (?:was|am|'m) (?:set up|configured|programmed|given) with\b|\brefusal template\b"
     r"|\b(?:a few|some) example conversations\b"
