@@ -377,6 +377,8 @@ _OTHER_SHIPPED = (
     r"enviad[oa]s?|entregad[oa]s?|llegará|llegarán|verzonden|verstuurd|geleverd|bezorgd|aankomen|erstattet|remboursée?s?|"
     r"reembolsad[oa]s?|terugbetaald"
 )
+_NEXT_WEEK = r"volgende week|nächste woche|nächsten woche|la semaine prochaine|la próxima semana|la semana que viene"
+_EXPECT = r"verwachten|erwarten|attendre|esperar\w*"
 UNBACKED_COMMITMENTS: dict[str, str] = {
     "refund_issued": (
         # German, French, Spanish, Dutch: the refund said to be made, sent or approved.
@@ -581,6 +583,15 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         rf"|\b(?:{_OTHER_TIME_SOON})\b[^.!?]{{0,40}}?\b(?:{_OTHER_FUTURE})\b[^.!?]{{0,40}}?\b(?:{_OTHER_SHIPPED})\b"
         rf"|\b(?:llegará|llegarán|arrivera|arriveront)\b[^.!?]{{0,40}}?\b(?:{_OTHER_TIME_SOON})\b"
     ),
+    # an arrival no result dates: "You can expect Happy Place early next week", "It should be at your door by
+    # Thursday", "U kunt Bonita Avenue eind volgende week verwachten"
+    "delivery_estimate": (
+        rf"\byou\s+(?:can|could|should|may)\s+(?:\w+\s+)?expect\b[^.!?]{{0,60}}?\b(?:{_TIME_SOON}|next week|"
+        r"end of (?:the|this|next) week|in (?:a|\d+|two|three|a few|a couple of) (?:days|business days))\b"
+        r"|\b(?:should|will|'ll)\s+be\s+(?:at your door|on your doorstep|in your (?:hands|mailbox|letterbox))\b"
+        rf"[^.!?]{{0,40}}?\b(?:{_TIME_SOON})\b"
+        rf"|\b(?:{_NEXT_WEEK})\b[^.!?]{{0,30}}?\b(?:{_EXPECT})\b|\b(?:{_EXPECT})\b[^.!?]{{0,30}}?\b(?:{_NEXT_WEEK})\b"
+    ),
     "exception_other_language": (
         r"\b(?:kollege|kollegin|vorgesetzte\w*|collègue|responsable|compañer[oa]|collega|leidinggevende)\b[^.!?]{0,60}"
         r"\b(?:zugesagt|genehmigt|versprochen|promis|accordée?|approuvée?|prometid[oa]|aprobad[oa]|concedid[oa]|"
@@ -713,6 +724,13 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"review)\b"
         rf"|\b{_WE}\s+(?:asked|notified|alerted|told|looped in|messaged|contacted)\s+(?:a|the|our|my)\s+(?:\w+\s+)?"
         r"(?:manager|supervisor|team lead|specialist|colleague|team)\b"
+        # someone else said to know already: "Our team has been notified", "My colleague in fulfilment already knows"
+        r"|\b(?:our|the|my|a)\s+(?:\w+\s+)?(?:team|colleague|manager|supervisor|specialist|department)(?:\s+[\w-]+){0,3}?\s+"
+        r"(?:has|have)\s+(?:already\s+|now\s+)?been\s+(?:notified|informed|alerted|told|made aware)\b"
+        r"|\b(?:my|our|a)\s+colleagues?(?:\s+[\w-]+){0,3}?\s+(?:already\s+)?(?:knows?|is aware|are aware)\b"
+        r"|\bon\s+(?:their|our|the team's)\s+radar\b"
+        # a reminder or alert set where no tool writes one: "I've set a reminder to check on it on Friday"
+        rf"|\b{_WE}\s+(?:set|added|created|put in|scheduled)\s+(?:a|an)\s+(?:\w+\s+)?(?:reminder|alert|follow-up)\b"
         r"|\b(?:this|it|that|your\s+(?:\w+\s+)?(?:case|issue|request|complaint|order|problem)|the\s+(?:case|issue|matter|"
         r"problem|request|complaint))\s+(?:has been|was|'s been|is being|have been)\s+(?:escalated|flagged|forwarded|"
         r"passed on|passed along|referred|reported|raised|handed over)\b"
@@ -906,6 +924,9 @@ CUSTOMER_ONLY_EVENT = (
 HYPOTHETICAL_AMOUNT = (
     r"\b(?:a|an)\s+(?:\$\s?\d+(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?\s?(?:\$|€|dollars?|euros?))\s+"
     r"(?:order|book|purchase)\s+(?:would|wouldn't|won't|will|doesn't|does not|would not|isn't|is not|qualifies|needs)\b"
+    # "so at $20 it wouldn't be free yet"
+    r"|\bat\s+\$\s?\d+(?:[.,]\d{2})?,?\s+(?:it|that|the order|your order)\s+(?:would|wouldn't|won't|doesn't|isn't|"
+    r"does not|is not|would not)\b"
 )
 # A figure the reply declines to confirm (the customer's, quoted to deny it): "I can't confirm a 60-day return
 # window", "I can't see a charge of $45 here", "Eine Erstattung von 30 $ kann ich leider nicht bestätigen".
@@ -970,7 +991,8 @@ CARD_BRAND = r"\b(?:visa|mastercard|master card|amex|american express|(?-i:Disco
 # What sits between an item's title and its price: "Paper Moons ($12.99)", "Paper Moons for $12.99" (a
 # comma or a colon may open a list of amounts: "A and B: $35.00 + $8.99").
 TITLE_PRICE_GAP = (
-    r"\s*\(\s*|\s+(?:for|at|was|is|costs?|priced at|kostet|kostete|coûte|coûtait|à|cuesta|costó|por|kost|kostte|"
+    r"\s*\(\s*|\s+(?:for|at|was|is|costs?|cost|came to|comes to|priced at|kostet|kostete|coûte|coûtait|à|cuesta|costó|"
+    r"por|kost|kostte|"
     r"voor|für|zu)\s+(?:only\s+|just\s+)?"
 )
 
@@ -1313,7 +1335,8 @@ INVENTED_POLICY: dict[str, str] = {
     ),
     # a charge taken off the refund: the label is prepaid and the refund is the items' price
     "refund_deduction": (
-        r"\b(?:deducted|subtracted|taken off|taken out|withheld|knocked off)\s+(?:from|of)\s+(?:your|the)\s+refund\b"
+        r"\b(?:deducted|subtracted|taken off|taken out|withheld|knocked off)\s+(?:from|of)\s+(?:your|the)\s+"
+        r"(?:\$\s?\d[\d.,]*\s+|\d[\d.,]*\s?[$€]\s+)?refund\b"
         r"|\b(?:vom|von der|de votre|du|de tu|del|van (?:je|uw|de))\s+(?:rück)?(?:erstattung\w*|remboursement|"
         r"reembolso|terugbetaling)\s+(?:abgezogen|déduite?s?|descontad[oa]s?|afgetrokken|ingehouden)\b"
     ),
@@ -1331,6 +1354,7 @@ INVENTED_POLICY: dict[str, str] = {
         r"(?:placed|ordered|ordering|purchase|your order)\b"
         r"|\bsame[- ]day\s+(?:shipping|dispatch)\b|\b(?:ships?|dispatched)\s+(?:the\s+)?same\s+day\b"
         r"|\borders?\s+(?:always\s+|usually\s+|normally\s+)?(?:ship|ships|go out|leave)\s+within\b"
+        r"|\b(?:leave|leaves)\s+(?:the|our)\s+warehouse\s+(?:within|in under|in)\s+(?:24|48|72|\d+|one|two|a few)\b"
         r"|\b(?:partent|part|expédiée?s?|versandt|verschickt|verlassen|verlässt|salen|sale|enviad[oa]s?|verzonden|"
         r"vertrekken|vertrekt|verlaten|verlaat)\b[^.!?]{0,40}?\b(?:sous|en moins de|innerhalb von|binnen|en menos de|"
         r"dentro de|en)\s+(?:24|48|72|un|une|einem|zwei|deux|dos|twee|één)\s+(?:heures?|stunden?|horas?|uur|jours?|"
@@ -2006,3 +2030,17 @@ PUBLIC_WORDS = _word_set(
     # an order number's form is the customer's to know: "BK- followed by 4 to 6 digits"
     "number numbers bk followed digit digits letters 1 2 3 4 5 6 7 8 9 0"
 )
+
+# The weekdays in the five languages, Monday first (date.weekday()): a weekday written before a date must be
+# that date's ("You ordered it on Thursday, August 14" when August 14 was a Friday is a false fact).
+WEEKDAYS: dict[str, int] = {
+    name: index
+    for names in (
+        "monday tuesday wednesday thursday friday saturday sunday",
+        "montag dienstag mittwoch donnerstag freitag samstag sonntag",
+        "lundi mardi mercredi jeudi vendredi samedi dimanche",
+        "lunes martes miércoles jueves viernes sábado domingo",
+        "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag",
+    )
+    for index, name in enumerate(names.split())
+}

@@ -1572,12 +1572,6 @@ CAUGHT_SEVENTEENTH = [
         UNGROUNDED_STATUS,
         "items the order does not hold",
     ),
-    (
-        "It's The Quiet River by Sally Rooney, and it's returnable until December 6.",
-        ELIGIBILITY_ONLY,
-        UNGROUNDED_STATUS,
-        "author",
-    ),
     # "No problem" is no negation; actions and labels in more forms
     ("No problem — I've cancelled BK-39902 for you.", PROCESSING, UNGROUNDED_COMMITMENT, "order_change"),
     (
@@ -1625,6 +1619,8 @@ CAUGHT_SEVENTEENTH = [
 PASSES_SEVENTEENTH = [
     ("Both can go back: The Quiet River and Birds of the Lowlands are returnable until December 6.", CHECKED),
     ("It's The Quiet River by Maarten Kok, and it was delivered on November 6.", LOOKED_UP),
+    # an author no result gives is let through (good replies name true ones as often as bad ones name false)
+    ("It's The Quiet River by Sally Rooney, and it's returnable until December 6.", ELIGIBILITY_ONLY),
     ("No problem — BK-39902 was delivered on November 6.", LOOKED_UP),
     (
         "I can't confirm a 24-hour refund, I'm afraid; refunds arrive within 7 business days of us receiving the "
@@ -1637,6 +1633,73 @@ PASSES_SEVENTEENTH = [
     ("If you paid with a Visa, the refund goes back to that card.", CHECKED),
     ("The return for The Quiet River is set up on my side. One last step is yours: confirm it in the app.", KEPT),
     ("All set: your return RMA-0XGDUGJF is open for Martyr! Long Island stays with you.", ONE_OF_TWO_RETURNED),
+]
+
+# Eighteenth round (l4_test43, first contact at fef5629): arrivals, weekdays, dates without a year, others told.
+CAUGHT_EIGHTEENTH = [
+    # an arrival no result dates
+    ("BK-39902 has shipped. You can expect it early next week.", SHIPPED, UNGROUNDED_COMMITMENT, "delivery_estimate"),
+    (
+        "BK-39902 is processing right now. It should be at your door by Thursday.",
+        PROCESSING,
+        UNGROUNDED_COMMITMENT,
+        "delivery_estimate",
+    ),
+    (
+        "Bestelling BK-39902 is verzonden. U kunt het pakket eind volgende week verwachten.",
+        SHIPPED,
+        UNGROUNDED_COMMITMENT,
+        "delivery_estimate",
+    ),
+    # a weekday that is not the date's (2026-11-01 was a Sunday, 2026-11-06 a Friday)
+    (
+        "You ordered BK-39902 on Friday, November 1, and it was delivered on November 6.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "weekday",
+    ),
+    ("El pedido BK-39902 se entregó el miércoles 6 de noviembre.", LOOKED_UP, UNGROUNDED_STATUS, "weekday"),
+    # a day and month with a slash or with dots and no year
+    ("BK-39902 was delivered 11/5.", LOOKED_UP, UNGROUNDED_DATE, "date"),
+    ("Ihre Bestellung BK-39902 wurde am 05.11. zugestellt.", LOOKED_UP, UNGROUNDED_DATE, "date"),
+    # a reminder set, others told or aware, where no tool did it
+    ("I've set a reminder to check on BK-39902 again on Friday.", SHIPPED, UNGROUNDED_COMMITMENT, "escalation"),
+    ("Our team has been notified and will email you about it.", LOOKED_UP, UNGROUNDED_COMMITMENT, "escalation"),
+    (
+        "My colleague in fulfilment already knows about it, so it's on their radar.",
+        PROCESSING,
+        UNGROUNDED_COMMITMENT,
+        "escalation",
+    ),
+    # an item's price after "came to"; an author after a French "de"; another title by the order's author
+    ("The Quiet River came to $29.50 on BK-39902.", LOOKED_UP, UNGROUNDED_STATUS, "item price"),
+    ("Votre exemplaire de The Quiet River, de Leïla Slimani, est livré.", LOOKED_UP, UNGROUNDED_STATUS, "author"),
+    (
+        "Your copy of Bewilderment by Maarten Kok was delivered on November 6.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "author",
+    ),
+    # dispatch from the warehouse in a time; a deduction from a refund with its amount
+    ("Our orders always leave the warehouse within 24 hours.", PROCESSING, UNGROUNDED_POLICY, "dispatch_time"),
+    (
+        "The return shipping cost will be deducted from the $19.95 refund.",
+        KEPT,
+        UNGROUNDED_POLICY,
+        "refund_deduction",
+    ),
+]
+
+PASSES_EIGHTEENTH = [
+    ("BK-39902 was delivered on Friday, November 6.", LOOKED_UP),
+    ("El pedido BK-39902 se entregó el viernes 6 de noviembre.", LOOKED_UP),
+    ("Ihre Bestellung BK-39902 wurde am 06.11. zugestellt.", LOOKED_UP),
+    ("BK-39902 was delivered 11/6.", LOOKED_UP),
+    ("Version 2.1. of the app shows tracking too; BK-39902 was delivered on November 6.", LOOKED_UP),
+    ("Once it ships, you can expect tracking by email.", PROCESSING),
+    ("The Quiet River and Birds of the Lowlands came to $49.45 together.", LOOKED_UP),
+    ("It's The Quiet River by Maarten Kok, delivered on November 6.", LOOKED_UP),
+    ("Standard shipping is free on orders over $25, so at $20 it wouldn't be free yet.", []),
 ]
 
 
@@ -1655,13 +1718,13 @@ ALL_CAUGHT = [
     *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
     *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH + CAUGHT_TENTH),
     *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH + CAUGHT_THIRTEENTH + CAUGHT_FOURTEENTH + CAUGHT_FIFTEENTH),
-    *(CAUGHT_SIXTEENTH + CAUGHT_SEVENTEENTH),
+    *(CAUGHT_SIXTEENTH + CAUGHT_SEVENTEENTH + CAUGHT_EIGHTEENTH),
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
     *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH + PASSES_ELEVENTH),
     *(PASSES_TWELFTH + PASSES_THIRTEENTH + PASSES_FOURTEENTH + PASSES_FIFTEENTH + PASSES_SIXTEENTH),
-    *PASSES_SEVENTEENTH,
+    *(PASSES_SEVENTEENTH + PASSES_EIGHTEENTH),
 ]
 
 
