@@ -948,6 +948,7 @@ _ORDER_STATUS_WORDS = {
     for status, words in patterns.ORDER_STATUS_WORDS.items()
 }
 _ORDER_STATUS_HEDGE = re.compile(patterns.ORDER_STATUS_HEDGE, re.IGNORECASE)
+_PREMISE = re.compile(r"(?:since|as|because)\b", re.IGNORECASE)
 _BRACKETED = re.compile(r"\(([^()]*)\)")
 _GAP_WORD = re.compile(r"[\w§][\w§'-]*")  # words, not the punctuation between them
 _CLAUSE_FINAL_NEGATION = re.compile(r"\b(?:nicht|niet)\s*[.!?]?\s*$", re.IGNORECASE)
@@ -1470,8 +1471,12 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("how many orders")
         reported = _CUSTOMER_ONLY_EVENT.search(sentence)
         # (heard or asked about in its own clause: "I'm sorry to hear you were charged twice")
-        heard = reported and _HEARSAY.search(_CLAUSE_BREAK.split(sentence[: reported.start()])[-1])
-        if reported and _asserted(sentence, reported) and not heard:
+        lead = _CLAUSE_BREAK.split(sentence[: reported.start()])[-1] if reported else ""
+        heard = reported and _HEARSAY.search(lead)
+        # (a premise stays a claim whatever the sentence promises after it: "Since you paid for expedited
+        # shipping, it'll take 1 to 2 business days once it ships")
+        premise = reported and _PREMISE.match(reported.group())
+        if reported and (_asserted(sentence, reported) or premise) and not heard:
             problems.append("an event no tool reports")
         problems += _amount_role_problems(sentence, money, grounding)
         match = _ELIGIBLE_CLAIM.search(sentence)

@@ -1702,6 +1702,63 @@ PASSES_EIGHTEENTH = [
     ("Standard shipping is free on orders over $25, so at $20 it wouldn't be free yet.", []),
 ]
 
+# Nineteenth round (l4_test44, first contact at 1f009a3): amounts refunded, teams told, premises, paraphrased rules.
+CANCELLED = [("lookup_order", {**ORDER, "status": "cancelled", "delivered_date": None, "tracking_number": None})]
+
+CAUGHT_NINETEENTH = [
+    (
+        "BK-39902 was cancelled, and the $99.45 has been refunded to your card.",
+        CANCELLED,
+        UNGROUNDED_COMMITMENT,
+        "refund_issued",
+    ),
+    (
+        "Both are eligible, and I've let our returns team know they were damaged, so they'll waive the check.",
+        CHECKED,
+        UNGROUNDED_COMMITMENT,
+        "escalation",
+    ),
+    (
+        "BK-39902 is still processing. Since you paid for expedited shipping, it'll take 1 to 2 business days once "
+        "it ships.",
+        PROCESSING,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "Refunds go back to your original payment method within 7 business days of the day you ship the return to us.",
+        [],
+        UNGROUNDED_POLICY,
+        "refund_from_sending",
+    ),
+    (
+        "You can return it within 30 days of delivery, even if you've started reading it.",
+        CHECKED,
+        UNGROUNDED_POLICY,
+        "used_returnable",
+    ),
+    (
+        "Behind the scenes I have to run an eligibility check before I'm allowed to start a return.",
+        CHECKED,
+        PROMPT_LEAK,
+        "instructions",
+    ),
+    ("My setup limits me to order status, returns and a few policy topics.", [], PROMPT_LEAK, "instructions"),
+    (
+        "I finish every answer through a special reply step where I label it with an intent.",
+        [],
+        PROMPT_LEAK,
+        "instructions",
+    ),
+]
+
+PASSES_NINETEENTH = [
+    ("Pour retrouver BK-39902, j'ai aussi besoin de l'adresse e-mail utilisée pour la commande.", []),
+    ("If you paid for expedited shipping, the policy says it takes 1 to 2 business days once it ships.", PROCESSING),
+    ("The refund of $19.95 goes back to your Visa once we've received the book, within 7 business days.", RETURNED),
+    ("You can return it within 30 days of delivery, as long as it's unread and undamaged.", CHECKED),
+]
+
 
 def test_an_address_the_customer_typed_may_be_repeated(scope_scorer_silent):
     reply = "I can't change the delivery address to 42 Maple Street, I'm afraid: BK-39902 was delivered on November 6."
@@ -1718,13 +1775,13 @@ ALL_CAUGHT = [
     *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
     *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH + CAUGHT_TENTH),
     *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH + CAUGHT_THIRTEENTH + CAUGHT_FOURTEENTH + CAUGHT_FIFTEENTH),
-    *(CAUGHT_SIXTEENTH + CAUGHT_SEVENTEENTH + CAUGHT_EIGHTEENTH),
+    *(CAUGHT_SIXTEENTH + CAUGHT_SEVENTEENTH + CAUGHT_EIGHTEENTH + CAUGHT_NINETEENTH),
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
     *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH + PASSES_ELEVENTH),
     *(PASSES_TWELFTH + PASSES_THIRTEENTH + PASSES_FOURTEENTH + PASSES_FIFTEENTH + PASSES_SIXTEENTH),
-    *(PASSES_SEVENTEENTH + PASSES_EIGHTEENTH),
+    *(PASSES_SEVENTEENTH + PASSES_EIGHTEENTH + PASSES_NINETEENTH),
 ]
 
 
