@@ -659,6 +659,7 @@ def _date_matches(text: str) -> list[tuple[re.Match, object]]:
     return found
 
 
+_WEEKDAY_NAME = re.compile(r"\b(?:" + "|".join(patterns.WEEKDAYS) + r")\b", re.IGNORECASE)
 _WEEKDAY_BEFORE = re.compile(
     r"\b(" + "|".join(patterns.WEEKDAYS) + r")\b,?\s+(?:the\s+|den\s+|el\s+|le\s+)?$", re.IGNORECASE
 )
@@ -668,6 +669,8 @@ def _weekday_wrong(text: str, grounding: Grounding) -> bool:
     """A weekday written before a date that is not that date's: "Thursday, August 14" for a Friday.
 
     A date without its year is read as the thread's date of that month and day."""
+    if not _WEEKDAY_NAME.search(text):
+        return False  # (most sentences name no weekday: the dates are not read for them)
     for match, value in _date_matches(text):
         weekday = _WEEKDAY_BEFORE.search(text, max(0, match.start() - 20), match.start())
         if weekday is None or value == INVALID_DATE:
@@ -1548,7 +1551,7 @@ def _wrong_author(sentence: str, grounding: Grounding) -> bool:
     for title, author in grounding.item_authors:
         authors.setdefault(title, set()).add(author)
     for title in grounding.nameable_titles:
-        at = re.search(re.escape(title), sentence, re.IGNORECASE)
+        at = re.search(re.escape(title), sentence, re.IGNORECASE) if title in folded else None
         written = _AUTHOR_NAMED.match(sentence, at.end()) if at else None
         if written is None:
             continue
@@ -1563,6 +1566,8 @@ def _wrong_author(sentence: str, grounding: Grounding) -> bool:
     # (English only: German capitalises every noun, "Beide Bücher von Michael Ende").
     known = {title.casefold() for title in grounding.titles}
     for author in grounding.authors:
+        if f"by {author}" not in folded:
+            continue
         by_author = rf"({_TITLE_RUN.pattern})\s+(?i:by)\s+(?i:{re.escape(author)})"
         for match in re.finditer(by_author, sentence):
             named = match.group(1).casefold()
