@@ -481,20 +481,16 @@ _ORDER_ID = re.compile(r"(?<![A-Za-z0-9])BK[-\s]?(\d+)(?!\d)", re.IGNORECASE)
 _EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,63}")
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\d-])")
 _NUMERIC_DATE = re.compile(r"(?<![\d/.-])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])")
-# "08.08.2027", "8-8-2027": the day first where a date is written with dots (German, Dutch, French).
+# "08.08.2027": the day first where a date is written with dots (German, Dutch, French).
 _DOTTED_DATE = re.compile(r"(?<![\d.,-])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\d.]\d)")
-# "delivered on 12/15": a month and day without a year, read only after a word that introduces a date
-# ("4/5 stars" and "24/7" are none).
-_SLASHED_MONTH_DAY = re.compile(
-    r"\b(?:on|by|until|till|before|after|since|from|through|am|vom|bis|zum|le|du|au|el|del|hasta|op|tot|van|"
-    r"delivered|shipped|placed|ordered|arrived|dispatched)\s+(\d{1,2})/(\d{1,2})(?![/\d])",
-    re.IGNORECASE,
+# A month and day without a year is read only after a word that introduces a date: "delivered on 12/15",
+# "am 03.08." ("4/5 stars", "24/7" and "Version 2.1." are none).
+_DATE_LEAD = (
+    r"\b(?:on|by|until|till|before|after|since|from|through|am|vom|bis|zum|seit|ab|den|le|du|au|el|del|hasta|op|tot|"
+    r"van|delivered|shipped|placed|ordered|arrived|dispatched)\s+"
 )
-# "am 03.08." (German, Dutch): a day and month with dots and no year; read only where it is a real date.
-# (after a word that introduces a date: "Version 2.1." is none)
-_DOTTED_DAY_MONTH = re.compile(
-    r"\b(?:am|vom|bis|zum|seit|ab|den|op|tot|le|el|on|by|until)\s+(\d{1,2})\.(\d{1,2})\.(?!\d)", re.IGNORECASE
-)
+_SLASHED_MONTH_DAY = re.compile(rf"{_DATE_LEAD}(\d{{1,2}})/(\d{{1,2}})(?![/\d])", re.IGNORECASE)
+_DOTTED_DAY_MONTH = re.compile(rf"{_DATE_LEAD}(\d{{1,2}})\.(\d{{1,2}})\.(?!\d)", re.IGNORECASE)  # day first
 _DASHED_DATE = re.compile(r"(?<![\d.,/-])(\d{1,2})-(\d{1,2})-(\d{4})(?![\d-])")
 _MONTH = (
     r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
@@ -659,30 +655,21 @@ def _date_matches(text: str) -> list[tuple[re.Match, object]]:
     return found
 
 
-_WEEKDAY_NAME = re.compile(r"\b(?:" + "|".join(patterns.WEEKDAYS) + r")\b", re.IGNORECASE)
 _WEEKDAY_BEFORE = re.compile(
     r"\b(" + "|".join(patterns.WEEKDAYS) + r")\b,?\s+(?:the\s+|den\s+|el\s+|le\s+)?$", re.IGNORECASE
 )
 
 
-def _weekday_wrong(text: str, grounding: Grounding) -> bool:
-    """A weekday written before a date that is not that date's: "Thursday, August 14" for a Friday.
+def _weekday_wrong(text: str, match: re.Match, value: object, grounding: Grounding) -> bool:
+    """A weekday written right before a date that is not that date's: "Thursday, August 14" for a Friday.
 
     A date without its year is read as the thread's date of that month and day."""
-    if not _WEEKDAY_NAME.search(text):
-        return False  # (most sentences name no weekday: the dates are not read for them)
-    for match, value in _date_matches(text):
-        weekday = _WEEKDAY_BEFORE.search(text, max(0, match.start() - 20), match.start())
-        if weekday is None or value == INVALID_DATE:
-            continue
-        said = patterns.WEEKDAYS[weekday.group(1).lower()]
-        if isinstance(value, date):
-            candidates = [value]
-        else:
-            candidates = [known for known in grounding.dates if _date_is(value, known)]
-        if candidates and all(known.weekday() != said for known in candidates):
-            return True
-    return False
+    weekday = _WEEKDAY_BEFORE.search(text, max(0, match.start() - 20), match.start())
+    if weekday is None:
+        return False
+    said = patterns.WEEKDAYS[weekday.group(1).lower()]
+    candidates = [value] if isinstance(value, date) else [known for known in grounding.dates if _date_is(value, known)]
+    return bool(candidates) and all(known.weekday() != said for known in candidates)
 
 
 def _dates_as_one_word(text: str) -> str:
@@ -1021,8 +1008,6 @@ _ORDER_TOTAL_WORD = re.compile(patterns.ORDER_TOTAL_WORD, re.IGNORECASE)
 _REFUND_CONTEXT = re.compile(patterns.REFUND_CONTEXT, re.IGNORECASE)
 _CONTENTS_SEPARATOR = re.compile(patterns.CONTENTS_SEPARATOR, re.IGNORECASE)
 _COUNT_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|so|then)\b")
-# (a title may hold a colon: "*NSYNC: The Official Book")
-_AND_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|so|then)\b")
 _NEW_SUBJECT = re.compile(r"\s(?:and|but)\s+(?:the|your|my|our|it|i|we|you|they)\b", re.IGNORECASE)
 _SCOPE_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|so|then|while)\b")
 _OPINION_MARKER = re.compile(patterns.OPINION_MARKER, re.IGNORECASE)
@@ -1465,8 +1450,6 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("an item's author")
         if _STORE_PLACE.search(sentence):
             problems.append("a warehouse's place")
-        if _weekday_wrong(sentence, grounding):
-            problems.append("a date's weekday")
         if any(_address_key(match.group()) not in grounding.addresses for match in _STREET_ADDRESS.finditer(sentence)):
             problems.append("an address")  # no result holds one; only the customer's own may be repeated
         if _order_count_wrong(sentence, grounding):
@@ -1508,6 +1491,8 @@ def _date_role_problems(sentence: str, grounding: Grounding) -> list[str]:
     for match, value in _date_matches(text):
         if value == INVALID_DATE:
             continue
+        if _weekday_wrong(text, match, value, grounding):
+            problems.append("a date's weekday")
         before, after = text[: match.start()], text[match.end() :]
         # The nearest event word before the date is its event ("shipped (ordered on October 3)").
         roles = [
@@ -1585,7 +1570,7 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
         if len(title) >= 3 and title in folded:
             prices.setdefault(title, set()).add(price)
     named_prices = {value for values in prices.values() for value in values}
-    named_sums = named_prices | _subset_sums(sorted(named_prices))
+    named_together = _subset_sums(sorted(named_prices))  # what two or more of the named items come to
     problems = []
     unbound = []
     for match, amount in money:
@@ -1594,7 +1579,7 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
             cut = before.rfind(title)
             if cut != -1 and _TITLE_PRICE_GAP.fullmatch(before[cut + len(title) :]):
                 # (or what the titles named before it come to: "A, B and C came to $60.49 together")
-                if amount not in values | _subset_sums(sorted(named_prices)):
+                if amount not in values | named_together:
                     problems.append("item price")
                 break
         else:
@@ -1607,7 +1592,7 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
         prices
         and _REFUND_CONTEXT.search(sentence)
         and not _OTHER_ITEMS.search(_NAMED_LIST.sub("§", _without(_IN_TOTAL.sub(" ", folded), prices, placeholder="§")))
-        and any(amount not in named_sums | refunds | grounding.order_totals for amount in unbound)
+        and any(amount not in named_prices | named_together | refunds | grounding.order_totals for amount in unbound)
     ):
         # the items named alone ("If you return Little Women and Heidi"), and what comes back for them:
         # one of them, or some of them together
@@ -1688,8 +1673,9 @@ def _unreturnable_item_claimed(sentence: str, grounding: Grounding) -> bool:
     unreturnable_orders = {order_id for order_id, _ in grounding.unreturnable_items} & orders
     of_two = unreturnable_orders & {order_id for order_id, count in grounding.item_counts if count == 2}
     # (the reason given is no part of the claim: "Only X can go back, since Dune is an ebook")
-    # (each clause its own claim: "Chenoo has already been returned, and Ghost Music can go back")
-    clauses = (clause for contrast in _CONTRAST.split(sentence) for clause in _AND_CLAUSE_BREAK.split(contrast))
+    # (each clause its own claim: "Chenoo has already been returned, and Ghost Music can go back"; not at a
+    # colon, which a title may hold: "*NSYNC: The Official Book")
+    clauses = (clause for contrast in _CONTRAST.split(sentence) for clause in _SCOPE_CLAUSE_BREAK.split(contrast))
     for part in (piece for clause in clauses for piece in _REASON.split(clause)):
         part = _CONDITIONAL_CLAUSE.sub(" ", part)
         match = _ELIGIBLE_CLAIM.search(part) or _RETURNABLE_CLAIM.search(part)

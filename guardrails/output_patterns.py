@@ -947,11 +947,12 @@ _DECLINED_DATE = (
     r"(?:the\s+\d{1,2}(?:st|nd|rd|th)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}"
     r"(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)"
 )
+_CANNOT = r"\b(?:can't|cannot|can not|unable to|not able to)\s+"
 DECLINED_FIGURE = (
-    r"\b(?:can't|cannot|can not|unable to|not able to)\s+(?:confirm|see|find|verify)\b[^.!?;,]{0,40}?"
+    # (a date in the same clause only: "I can't see a delivery date, but it was delivered on May 3" claims it)
+    rf"{_CANNOT}(?:confirm|see|find|verify)\b[^.!?;,]{{0,40}}?"
     + _DECLINED_DATE
-    + r"|\b(?:can't|cannot|can not|unable to|not able to)\s+(?:confirm|see|find|verify|go by|accept|offer|honou?r|"
-    r"promise|agree to|match)\b[^.!?;]{0,40}?"
+    + rf"|{_CANNOT}(?:confirm|see|find|verify|go by|accept|offer|honou?r|promise|agree to|match)\b[^.!?;]{{0,40}}?"
     + _DECLINED_AMOUNT
     + r"|\b(?:don't|do not)\s+see\b[^.!?;]{0,40}?"
     + _DECLINED_AMOUNT
