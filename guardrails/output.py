@@ -939,7 +939,7 @@ _ORDER_STATUS_WORDS = {
     for status, words in patterns.ORDER_STATUS_WORDS.items()
 }
 _ORDER_STATUS_HEDGE = re.compile(patterns.ORDER_STATUS_HEDGE, re.IGNORECASE)
-_PREMISE = re.compile(r"(?:since|as|because)\b", re.IGNORECASE)
+_PREMISE_CLAUSE = re.compile(r"\s*(?:since|because|as(?!\s+(?:soon|long|of|well|far)\b))\b[^,;:]*,", re.IGNORECASE)
 _BRACKETED = re.compile(r"\(([^()]*)\)")
 _GAP_WORD = re.compile(r"[\w§][\w§'-]*")  # words, not the punctuation between them
 _CLAUSE_FINAL_NEGATION = re.compile(r"\b(?:nicht|niet)\s*[.!?]?\s*$", re.IGNORECASE)
@@ -1136,6 +1136,11 @@ def _asserted(sentence: str, match: re.Match) -> bool:
     # A promise is the match's own clause in the future: "Your return has been started, and the refund will
     # follow once we receive it" states a past fact before a promise of the next clause.
     start, end = _match_clause_bounds(sentence, match)
+    # An opening reason is a clause of its own: "Since you paid for expedited shipping, it'll take 1 to 2 business
+    # days once it ships" states the premise whatever the rest promises.
+    premise = _PREMISE_CLAUSE.match(sentence)
+    if premise and match.end() <= premise.end():
+        end = premise.end()
     # German and Dutch negate at the clause's end: "zugestellt ist die Bestellung aber noch nicht".
     if _CLAUSE_FINAL_NEGATION.search(sentence, match.end(), end):
         return False
@@ -1456,12 +1461,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("how many orders")
         reported = _CUSTOMER_ONLY_EVENT.search(sentence)
         # (heard or asked about in its own clause: "I'm sorry to hear you were charged twice")
-        lead = _CLAUSE_BREAK.split(sentence[: reported.start()])[-1] if reported else ""
-        heard = reported and _HEARSAY.search(lead)
-        # (a premise stays a claim whatever the sentence promises after it: "Since you paid for expedited
-        # shipping, it'll take 1 to 2 business days once it ships")
-        premise = reported and _PREMISE.match(reported.group())
-        if reported and (_asserted(sentence, reported) or premise) and not heard:
+        heard = reported and _HEARSAY.search(_CLAUSE_BREAK.split(sentence[: reported.start()])[-1])
+        if reported and _asserted(sentence, reported) and not heard:
             problems.append("an event no tool reports")
         problems += _amount_role_problems(sentence, money, grounding)
         match = _ELIGIBLE_CLAIM.search(sentence)

@@ -1755,6 +1755,8 @@ CAUGHT_NINETEENTH = [
 PASSES_NINETEENTH = [
     ("Pour retrouver BK-39902, j'ai aussi besoin de l'adresse e-mail utilisée pour la commande.", []),
     ("If you paid for expedited shipping, the policy says it takes 1 to 2 business days once it ships.", PROCESSING),
+    # "as soon as" opens a condition, not a premise
+    ("As soon as your refund is issued, you'll get an email from us.", RETURNED),
     ("The refund of $19.95 goes back to your Visa once we've received the book, within 7 business days.", RETURNED),
     ("You can return it within 30 days of delivery, as long as it's unread and undamaged.", CHECKED),
 ]
