@@ -1645,8 +1645,8 @@ def _unknown_listed_titles(sentence: str, named: set[str], grounding: Grounding)
         title_run = _TITLE_RUN.match(written)
         ends_list = title_run is not None and bool(_LIST_VERB.match(written, title_run.end()))
         if ends_list:
-            written = text = title_run.group().rstrip()
-            text = text.casefold()
+            written = title_run.group().rstrip()
+            text = written.casefold()
         words = written.split()
         if not words or not words[0][:1].isupper() or _ORDER_ID.match(written) or any(c.isdigit() for c in written):
             break  # the list ended: ", delivered on March 1", "and it shipped"
