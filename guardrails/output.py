@@ -119,6 +119,7 @@ class Grounding:
     reference_codes: frozenset[str] = frozenset()  # "RL-55812": codes a result gave or the customer typed
     order_totals: frozenset[Decimal] = frozenset()  # the "total" of each order a result gave
     order_dates: frozenset[date] = frozenset()  # the dates the thread's orders were placed
+    window_ends: frozenset[date] = frozenset()  # return windows' last days: a check's, or delivered + the window
     item_prices: frozenset[tuple[str, Decimal]] = frozenset()  # (casefolded title, price) of listed items
     refund_amounts: frozenset[Decimal] = frozenset()  # what a prepared or written return refunds
     item_authors: frozenset[tuple[str, str]] = frozenset()  # (casefolded title, casefolded author)
@@ -177,7 +178,8 @@ class Grounding:
         )
         facts.dates.add(today)
         # Dates the policy derives: the end of the return window of every delivered order.
-        facts.dates |= {delivered + timedelta(days=RETURN_WINDOW_DAYS) for delivered in facts.delivered_dates}
+        facts.window_ends |= {delivered + timedelta(days=RETURN_WINDOW_DAYS) for delivered in facts.delivered_dates}
+        facts.dates |= facts.window_ends
         # Days from today to each date, and between any two dates of the thread ("delivered four days
         # after you ordered it").
         derived = {(abs((day - other).days),) * 2 + ("day",) for day in facts.dates for other in facts.dates}
@@ -266,6 +268,7 @@ class _Facts:
     unreturnable_items: set[tuple[str, str]] = field(default_factory=set)
     order_totals: set[Decimal] = field(default_factory=set)
     order_dates: set[date] = field(default_factory=set)
+    window_ends: set[date] = field(default_factory=set)
     item_prices: set[tuple[str, Decimal]] = field(default_factory=set)
     refund_amounts: set[Decimal] = field(default_factory=set)
     item_authors: set[tuple[str, str]] = field(default_factory=set)
@@ -409,6 +412,8 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
     delivered = _date(result.get("delivered_date"))
     # The eligibility check's window is the one that counts (a lookup's delivery date is only its start).
     window_ends = _date(result.get("window_ends")) if name == "check_return_eligibility" else None
+    if window_ends is not None:
+        facts.window_ends.add(window_ends)
     if window_ends is not None and window_ends >= today and _order_id_of(result):
         facts.open_windows.add(_order_id_of(result))
     if delivered is not None:
@@ -956,6 +961,7 @@ _DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
 _YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _COUNTED_ITEMS = re.compile(patterns.COUNTED_ITEMS, re.IGNORECASE)
+_ITEMS_SUMMARY = re.compile(patterns.ITEMS_SUMMARY, re.IGNORECASE)
 _ORDER_HELD = re.compile(patterns.ORDER_HELD, re.IGNORECASE)
 _ORDER_PART = re.compile(patterns.ORDER_PART, re.IGNORECASE)
 _WITHIN_WINDOW = re.compile(patterns.WITHIN_WINDOW, re.IGNORECASE)
@@ -991,8 +997,10 @@ _DECLINED_FIGURE = re.compile(patterns.DECLINED_FIGURE, re.IGNORECASE)
 _AS_IT_IS = re.compile(
     r"\s+(?:\S+\s+){1,3}?(?:as (?:it|they) (?:is|are|was|were)|alone|untouched|unchanged)\b", re.IGNORECASE
 )
+# an item kept out of a return: "I left the audiobook out", "I've left Dune off the return"
+_LEFT_OUT = re.compile(rf"{_AS_IT_IS.pattern}|\s+(?:\S+\s+){{1,4}}?(?:out|off)\b(?!\s+for\b)", re.IGNORECASE)
 _NO_ACTION_AFTER = {
-    "left": _AS_IT_IS,
+    "left": _LEFT_OUT,
     "leave": _AS_IT_IS,
     # ("I'll keep it quick": how the assistant talks)
     "keep": re.compile(
@@ -1077,8 +1085,11 @@ _RECOMMENDATION = re.compile(patterns.RECOMMENDATION)
 _SUPPORT_ANCHOR = re.compile(patterns.SUPPORT_ANCHOR, re.IGNORECASE)
 _EMPATHY_OPENER = re.compile(patterns.EMPATHY_OPENER, re.IGNORECASE)
 _DECLINE_OPENER = re.compile(patterns.DECLINE_OPENER, re.IGNORECASE)
+# The return as the verb's object: "set up a return", "lined up Range for return" (the items it covers before it).
 _RETURN_OBJECT = re.compile(
-    r"\s+(?:up\s+|together\s+)?(?:a|the|your)\s+return\b(?!\s+(?:window|policy|label))", re.IGNORECASE
+    r"\s+(?:up\s+|together\s+)?(?:(?:a|the|your)\s+return\b(?!\s+(?:window|policy|label))"
+    r"|[^,.;:!?]{1,60}?\bfor\s+(?:a\s+|the\s+)?return\b(?!\s+(?:window|policy|label)))",
+    re.IGNORECASE,
 )
 _DIGRESSION = re.compile(patterns.DIGRESSION, re.IGNORECASE)
 _ORDER_FACT_WORD = re.compile(patterns.ORDER_FACT_WORD, re.IGNORECASE)
@@ -1487,7 +1498,12 @@ def _date_role_problems(sentence: str, grounding: Grounding) -> list[str]:
     gives a shipping date).
     """
     text = _ORDER_ID.sub("the order", sentence)  # "You ordered BK-70244 on November 27"
-    known = {"delivered": grounding.delivered_dates, "ordered": grounding.order_dates, "shipped": frozenset()}
+    known = {
+        "delivered": grounding.delivered_dates,
+        "ordered": grounding.order_dates,
+        "shipped": frozenset(),
+        "window_end": grounding.window_ends,
+    }
     problems = []
     for match, value in _date_matches(text):
         if value == INVALID_DATE:
@@ -1640,6 +1656,8 @@ def _unknown_listed_titles(sentence: str, named: set[str], grounding: Grounding)
                 continue
             break  # "Coraline was delivered on October 31, Halloween itself": a sentence, not a list
         text = _BY_AUTHOR_TAIL.sub("", text).strip("«»“”„\"'‘’ \u00a0")
+        if _ITEMS_SUMMARY.fullmatch(text):
+            continue  # what the list names, counted: "Beide Bücher, A und B, können …"
         written = _recase(text, sentence)
         # The last entry runs into the sentence's verb: "Fourth Wing and Iron Flame are returnable until …".
         title_run = _TITLE_RUN.match(written)
@@ -1910,10 +1928,10 @@ def _returned_claim_unbacked(sentence: str, grounding: Grounding) -> bool:
         titles = _titles_in(sentence[match.end() : end], grounding)
     else:
         titles = _titles_in(sentence[start : match.start()], grounding)
+    if "already_returned" in grounding.error_codes:
+        return False  # the return was refused because an item of it was returned before (the error names none)
     if titles:
         return not titles <= {title for order_id, title in returned if not named or order_id in named}
-    if "already_returned" in grounding.error_codes:
-        return False  # the return was refused because an item of it was returned before
     return not any(order_id in named for order_id, _ in returned) if named else not returned
 
 

@@ -226,7 +226,8 @@ RETURN_COMMITMENTS: dict[str, str] = {
         # (not the window: "You can still return X, the window is open until August 15")
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?(?<!window)(?<!period)\s+(?:is|was|'s)\s+(?:now\s+|all\s+|already\s+)?"
         r"(?:started|initiated|created|open|approved|"
-        r"accepted|confirmed|underway|in progress|set|complete|done|being processed|booked|logged|placed)\b"
+        r"accepted|confirmed|underway|in progress|set|complete|done|finished|sorted|taken care of|being processed|"
+        r"booked|logged|placed)\b"
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+will\s+(?:now\s+)?be\s+(?:created|started|processed|approved|accepted)\b"
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+(?:went through|has gone through|is in the system|is on its way)\b"
         rf"|{_RETURN}(?:\s+[^\s.!?]+){{0,9}}?\s+(?:is|was|'s)\s+(?:now\s+|all\s+)?(?:registered|recorded|filed|submitted)\b"
@@ -243,7 +244,8 @@ RETURN_COMMITMENTS: dict[str, str] = {
         # (not across "only then": "bestätigen Sie die Rücksendung in der App, erst dann ist sie angelegt")
         r"|\b(?:rücksendung|rückgabe|retour|retourzending|devolución|retoursending)\b"
         rf"(?:(?!,\s*(?:{_ONLY_THEN})\b)[^.!?]){{0,40}}?\b"
-        r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|está|is|werd|wordt)\s+(?:\S+\s+){0,2}?"
+        r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|está|quedó|queda|ha quedado|is|werd|wordt)\s+"
+        r"(?:\S+\s+){0,2}?"
         r"(?:gestartet|eingeleitet|erstellt|angelegt|registriert|bestätigt|genehmigt|lancée?|créée?|enregistrée?|"
         r"initiée?|confirmée?|approuvée?|acceptée?|iniciad[oa]|cread[oa]|registrad[oa]|tramitad[oa]|confirmad[oa]|"
         r"aprobad[oa]|aceptad[oa]|akzeptiert|angenommen|geaccepteerd|abgeschlossen|erledigt|finalisée?|"
@@ -794,8 +796,11 @@ OTHER_LANGUAGE_ACTION = (
     r"|\b(?:j'ai|nous avons|je (?:vous|t'|te|lui|leur|l')\s*ai|nous (?:vous|lui|leur|l')\s*avons)\s+"
     # ("j'ai aussi besoin de …": an adverb is no participle)
     r"(?:bien\s+|déjà\s+|aussi\s+)?(?!(?:aussi|bien|déjà|besoin|encore|toujours|juste|vraiment|ici)\b)"
-    r"([a-zàâçéèêëîïôûù]+(?:é|i|u|is|it)e?s?)\b"
-    r"|\b(?:ya\s+)?(?:he|hemos)\s+(?:ya\s+)?([a-záéíóúñ]+(?:ado|ido))\b"
+    r"([a-zàâçéèêëîïôûù]+(?:é|i|u|is|it)e?s?|ouverte?s?|offerte?s?)\b"
+    r"|\b(?:ya\s+)?(?:he|hemos)\s+(?:ya\s+)?([a-záéíóúñ]+(?:ado|ido)|abierto|escrito|hecho|puesto|devuelto|resuelto)\b"
+    # what was just done, said with an infinitive: "je viens de vous envoyer l'étiquette", "acabo de enviarle"
+    r"|\b(?:je\s+viens|nous\s+venons)\s+d[e']\s*(?:vous\s+|te\s+|t'|lui\s+|leur\s+|l')?([a-zàâçéèêëîïôûù]+(?:er|ir|re))\b"
+    r"|\b(?:acabo|acabamos)\s+de\s+([a-záéíóúñ]+(?:ar|er|ir))(?:le|les|lo|la|los|las|se)?\b"
     r"|\b(?:ik|we|wij)\s+(?:heb|hebben)\b(?:[^.!?;:]|[.,](?=\d)){0,60}?\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-zäëïöü]+(?:d|t|en))\b"
     r"(?=\s*[.!?,;:]|\s+(?:naar|voor|aan|met|op|bij|over|tegen|zodat|omdat|want|en|maar|om)\s|$)"
 )
@@ -804,12 +809,15 @@ OTHER_LANGUAGE_VERBS_BACKED = _word_set(
     "kontrolliert nachgeschaut angeschaut recherchiert gesucht notiert klaargezet bereitgestellt "
     "vérifié trouvé préparé regardé consulté reçu compris cherché noté anotado genoteerd "
     "revisado comprobado encontrado preparado buscado consultado recibido entendido mirado verificado "
-    "gecontroleerd gevonden voorbereid bekeken nagekeken opgezocht gezien ontvangen begrepen gelezen gezocht"
+    "gecontroleerd gevonden voorbereid bekeken nagekeken opgezocht gezien ontvangen begrepen gelezen gezocht "
+    "vérifier regarder consulter préparer trouver chercher recevoir revisar comprobar preparar buscar mirar verificar "
+    "consultar encontrar recibir"
 )
 OTHER_LANGUAGE_RETURN_STARTED = _word_set(
     "gestartet erstellt angelegt eingeleitet lancé créé initié iniciado creado gestart aangemaakt aangevraagd "
     # sending the label is what a written return does
-    "gesendet geschickt zugeschickt envoyé envoyée enviado enviada verstuurd gestuurd"
+    "gesendet geschickt zugeschickt envoyé envoyée enviado enviada verstuurd gestuurd "
+    "lancer créer initier envoyer iniciar crear enviar"
 )
 # An order's contents listed after a verb of holding or a colon: "BK-40317 had three books: A, B and C",
 # "BK-62077 contains A and B", "Everything is returnable until June 9: A, B and C".
@@ -837,6 +845,7 @@ RETURN_COUNT = (
 ELIGIBLE_CLAIM = (
     r"\b(?:still\s+)?(?:within|inside)\s+(?:the|its|your)\s+(?:\d+-day\s+)?(?:return\s+)?window\b"
     r"|\b(?:is|are)\s+(?:still\s+)?(?:eligible|returnable)\b|\bcan\s+(?:still\s+)?(?:be returned|go back)\b"
+    r"|\bqualif(?:y|ies)\s+for\s+(?:a\s+)?(?:return|refund)\b"
     # "the return window is still open", "you still have a few days to return it", "you can send it back"
     r"|\b(?:window|deadline)\b[^.!?]{0,30}\b(?:is|remains|stays)\s+(?:still\s+)?open\b"
     r"|\bstill\s+(?:have|got)\s+(?:a\s+few\s+days|some\s+time|time|\w+\s+days?|a\s+week|until)\b"
@@ -881,6 +890,13 @@ _ROLE_GAP = (
 )
 _DATE_ROLES = (("delivered", _DELIVERED), ("ordered", _ORDERED), ("shipped", _SHIPPED))
 DATE_ROLE_BEFORE = {role: rf"\b(?:{words})\b{_ROLE_GAP}{{0,24}}$" for role, words in _DATE_ROLES}
+# The last day of a return window: "The window ends January 11", "die Rückgabefrist läuft bis zum 20. Januar".
+DATE_ROLE_BEFORE["window_end"] = (
+    r"\b(?:window|frist|rückgabefrist|retourfrist|fenêtre|délai|plazo|termijn|retourtermijn)\b[^.!?;:(\d]{0,20}?"
+    r"\b(?:ends?|ended|closes?|closed|expires?|runs?\s+(?:until|till|through|to)|(?:is\s+)?open\s+(?:until|till|through)|"
+    r"endet|läuft\s+(?:bis|ab)|schließt|se termine|ferme|expire|court\s+jusqu|vence|termina|cierra|sluit|eindigt|"
+    r"loopt\s+(?:tot|af))\b[^.!?;:(\d]{0,12}$"
+)
 # German and Dutch put the participle after the date: "am 17. April zugestellt", "op 15 januari bij je bezorgd".
 DATE_ROLE_AFTER = {role: rf"^\.?(?:\s+(?:bei|bij|an|aan)\s+\w+)?\s+(?:{words})\b" for role, words in _DATE_ROLES}
 # Other items than the one a sentence names by title: "both", "the other two", "together".
@@ -1025,6 +1041,13 @@ AWAITING_CONFIRMATION = (
     r"|\bfor\s+you\s+to\s+(?:confirm|review|approve)\b|\bready\s+(?:for\s+you\s+)?to\s+(?:confirm|review)\b"
     r"|\bneeds?\s+(?:your\s+)?confirm\w*|\bconfirm\s+(?:it|this|the return|below|in the app|on (?:your|the) screen)\b"
     r"|\bpending\b"
+    # German, French, Spanish, Dutch: "Nach Ihrer Bestätigung", "une fois que vous aurez confirmé", "tras su
+    # confirmación", "zodra u bevestigt"
+    r"|\b(?:ihre|ihrer|deine|deiner|votre|ta|su|tu|uw|je|jouw)\s+(?:bestätigung|confirmation|confirmación|bevestiging)\b"
+    r"|\b(?:sobald|wenn|nachdem)\s+(?:sie|du)\s+(?:\w+\s+){0,4}?bestätig\w*"
+    r"|\b(?:une fois que|dès que|quand|lorsque|après que)\s+(?:vous|tu)\s+(?:\w+\s+){0,3}?confirm\w*"
+    r"|\b(?:cuando|una vez que|en cuanto|después de que|tan pronto como)\s+(?:\w+\s+){0,3}?confirm\w*"
+    r"|\b(?:zodra|als|wanneer|nadat)\s+(?:u|je|jij)\s+(?:\w+\s+){0,4}?bevestig\w*"
 )
 
 # A refund statement conditioned on the warehouse receiving the return ("is issued once we receive it")
@@ -1181,6 +1204,11 @@ COUNTED_ITEMS = (
     rf"(?<![\d.,$€])\b{_NUMBER}\s+(?:of\s+(?:the|your|these|those)\s+|de\s+)?(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?"
     rf"(?:{_ITEM_NOUN})\b"
 )
+# The items of a list named as a whole: "both books", "Beide Bücher", "les deux livres", "all three titles".
+ITEMS_SUMMARY = (
+    rf"(?:(?:both|all|the|beide|alle|die|les|tous les|toutes les|los|las|todos los|ambos|de|allebei)\s+)?"
+    rf"(?:{_NUMBER}\s+)?(?:{_ITEM_NOUN})"
+)
 # All that an order held, counted: "Incluía dos libros: …", "It contained two books", "BK-7042 had three
 # items" (not a return's or a parcel's part, nor "two books that can go back": the part a reply is about).
 ORDER_HELD = (
@@ -1219,8 +1247,12 @@ DURATION = (
 )
 # A duration counted back from today: "delivered 12 days ago", "vor 12 Tagen", "il y a 12 jours",
 # "hace 12 días", "12 dagen geleden".
-AGO_AFTER = r"\s*(?:ago|geleden)\b"
-AGO_BEFORE = r"\b(?:vor|il y a|hace)\s*$"
+# ("It's been 14 days since delivery" counts back too; "seit 14 Tagen", "depuis 14 jours", "sinds 14 dagen")
+AGO_AFTER = (
+    r"\s*(?:ago|geleden)\b|\s+since\s+(?:(?:it|they|the\s+\w+|your\s+\w+)\s+)?(?:(?:was|were|has|have)\s+(?:been\s+)?)?"
+    r"(?:deliver|arriv|came|got)"
+)
+AGO_BEFORE = r"\b(?:vor|il y a|hace|seit|depuis|desde hace|sinds)\s*$"
 # What a counted-back duration is about when the sentence says: the delivery.
 DELIVERY_WORD = (
     r"\b(?:deliver\w*|arriv\w*|received|got to you|zugestellt|geliefert|angekommen|livrée?s?|reçue?s?|"
@@ -1283,7 +1315,9 @@ INVENTED_POLICY: dict[str, str] = {
     "restocking_fee": r"\brestocking fee",
     "price_match": r"\bprice[- ]match",
     "international_shipping": (
-        r"\bwe\s+(?:do\s+|also\s+|can\s+)?ship\s+(?:internationally|worldwide|abroad|overseas|to\s+(?:canada|mexico|"
+        # (a list may name the US first: "We ship to the US and Canada")
+        r"\bwe\s+(?:do\s+|also\s+|can\s+)?ship\s+(?:internationally|worldwide|abroad|overseas|to\s+"
+        r"(?:(?:the\s+)?(?:us|u\.s\.|usa|united states)\s*(?:,|and|&)\s*)?(?:canada|mexico|"
         r"the uk|europe|australia|germany|france))\b|\binternational shipping is (?:available|free)"
         r"|\b(?:verzenden|leveren)\b[^.!?]{0,50}?\b(?:ook\s+)?naar\s+(?:belgië|nederland|duitsland|frankrijk|europa|"
         r"het buitenland|canada)\b"
@@ -1480,7 +1514,7 @@ NON_RETURNABLE = (
 )
 RETURNABLE_CLAIM = (
     r"\b(?:can|may|could|are able to)\s+(?:\w+\s+){0,2}?(?:be\s+)?(?:returned|return|refunded|sent back)\b"
-    r"|\b(?:returnable|refundable|eligible for (?:a )?(?:return|refund))\b"
+    r"|\b(?:returnable|refundable|(?:eligible|qualif(?:y|ies|ied)) for (?:a )?(?:return|refund))\b"
     r"|\b(?:remboursables?|retournables?|rückgabefähig|erstattungsfähig|reembolsables?|retornables?|retourneerbaar|"
     r"terugbetaalbaar)\b"
     r"|\b(?:peu(?:t|vent)|pourr(?:a|ont))\s+(?:\w+\s+)?être\s+(?:retournée?s?|remboursée?s?|renvoyée?s?)\b"
@@ -1523,10 +1557,14 @@ NO_TRACKING = (
 )
 REFUND_METHOD_CLAIM = (
     r"\b(?:(?:rück)?erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*)\b[^?!]{0,50}?\b(gutschrift|guthaben|"
-    r"bookly-konto|avoir|bon d'achat|crédit (?:bookly|en magasin)|saldo|crédito (?:en (?:la )?tienda|bookly)|vale|"
+    r"bookly-konto|avoir|bon d'achat|crédit (?:bookly|en magasin)|saldo|crédito (?:(?:en|de) (?:la )?tienda|bookly)|"
+    r"vale|"
     r"tegoed|cadeaubon|waardebon|paypal|tarjeta (?:de )?regalo|geschenkkarte|carte cadeau|chèque cadeau|"
     r"cadeaukaart|banküberweisung|überweisung|bankkonto|virement(?: bancaire)?|compte bancaire|"
     r"transferencia(?: bancaria)?|cuenta bancaria|(?:bank)?overschrijving|bankrekening)\b|"
+    # German money going back: "gehen 22,00 $ an Ihr PayPal-Konto zurück"
+    r"\b(?:geht|gehen|fließt|fließen|kommt|kommen|überweisen|überwiesen|gutgeschrieben|zurückgebucht)\b[^?!]{0,50}?"
+    r"\b(paypal|gutschrift|guthaben|geschenkkarte|gutschein|überweisung|bankkonto)\b|"
     r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*|go(?:es)? back to|be sent back to)\b"
     r"[^?!]{0,50}?\b(store credit|bookly credit|"
     r"gift card|gift certificate|paypal|venmo|bank transfer|bank account|wire transfer|cheque|check|cash|voucher|"

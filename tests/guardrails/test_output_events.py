@@ -1762,6 +1762,61 @@ PASSES_NINETEENTH = [
 ]
 
 
+# Twentieth round (l4_test45, first contact at a732948): prepared returns in five languages, window ends, days
+# since delivery, what was just done.
+CHECKED_AND_PREPARED = [*CHECKED, ("initiate_return", PAYPAL_PENDING)]
+
+CAUGHT_TWENTIETH = [
+    ("It's been 12 days since it was delivered, so there's still time.", CHECKED, UNGROUNDED_POLICY, "days ago"),
+    (
+        "The return window ends December 4, so you have a little over two weeks.",
+        CHECKED,
+        UNGROUNDED_STATUS,
+        "window_end",
+    ),
+    ("Die Rückgabefrist läuft bis zum 5. Dezember.", CHECKED, UNGROUNDED_STATUS, "window_end date"),
+    ("Everything on BK-39902 qualifies for a return.", CHECKED, UNGROUNDED_STATUS, "item eligibility"),
+    ("Je viens de vous envoyer l'étiquette de retour par e-mail.", CHECKED, UNGROUNDED_COMMITMENT, "action: envoyer"),
+    ("Acabo de enviarle la etiqueta de devolución.", CHECKED, UNGROUNDED_COMMITMENT, "action: enviar"),
+    ("He abierto una reclamación con la transportista.", LOOKED_UP, UNGROUNDED_COMMITMENT, "action: abierto"),
+    ("La devolución de The Quiet River quedó registrada.", PAID_WITH_PAYPAL, UNGROUNDED_COMMITMENT, "return_started"),
+    (
+        "Your return for The Quiet River is finished on our side.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_COMMITMENT,
+        "return_started",
+    ),
+    # a sum of the order's items, but not what the prepared return refunds
+    ("Nach Ihrer Bestätigung erstatten wir 29,50 $ über PayPal.", PAID_WITH_PAYPAL, UNGROUNDED_STATUS, "refund amount"),
+    (
+        "Nach Ihrer Bestätigung gehen 19,95 $ an Ihr PayPal-Konto zurück.",
+        [("lookup_order", ORDER), ("initiate_return", CARD_PENDING)],
+        UNGROUNDED_REFUND_METHOD,
+        "ungrounded_refund_method",
+    ),
+    ("Los reembolsos se hacen en crédito de tienda.", [], UNGROUNDED_REFUND_METHOD, "ungrounded_refund_method"),
+    ("We ship to the US and Canada, so that's no problem.", [], UNGROUNDED_POLICY, "international_shipping"),
+]
+
+PASSES_TWENTIETH = [
+    ("I've lined up The Quiet River for return on its own; please confirm it in the app.", PAID_WITH_PAYPAL),
+    ("I left the gift card out, since it can't be returned.", CHECKED_AND_PREPARED),
+    ("The return couldn't go through: The Quiet River has already been sent back on this order.", REFUSED),
+    (
+        "Ich habe BK-39902 geprüft: Beide Bücher, The Quiet River und Birds of the Lowlands, können noch "
+        "zurückgeschickt werden.",
+        CHECKED,
+    ),
+    ("It's been 14 days since it was delivered, so you still have time.", CHECKED),
+    ("The return window ends December 6.", CHECKED),
+    ("Die Rückgabefrist läuft bis zum 6. Dezember.", CHECKED),
+    ("Nach Ihrer Bestätigung erstatten wir 19,95 $ über PayPal.", PAID_WITH_PAYPAL),
+    ("Je viens de vérifier votre commande : elle a été livrée le 6 novembre.", LOOKED_UP),
+    ("We ship to all 50 US states, but not to Canada.", []),
+    ("Both books qualify for a return until December 6.", CHECKED),
+]
+
+
 def test_an_address_the_customer_typed_may_be_repeated(scope_scorer_silent):
     reply = "I can't change the delivery address to 42 Maple Street, I'm afraid: BK-39902 was delivered on November 6."
     typed = check(
@@ -1777,13 +1832,13 @@ ALL_CAUGHT = [
     *(CAUGHT + CAUGHT_SECOND + CAUGHT_THIRD + CAUGHT_FOURTH),
     *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH + CAUGHT_TENTH),
     *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH + CAUGHT_THIRTEENTH + CAUGHT_FOURTEENTH + CAUGHT_FIFTEENTH),
-    *(CAUGHT_SIXTEENTH + CAUGHT_SEVENTEENTH + CAUGHT_EIGHTEENTH + CAUGHT_NINETEENTH),
+    *(CAUGHT_SIXTEENTH + CAUGHT_SEVENTEENTH + CAUGHT_EIGHTEENTH + CAUGHT_NINETEENTH + CAUGHT_TWENTIETH),
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
     *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH + PASSES_ELEVENTH),
     *(PASSES_TWELFTH + PASSES_THIRTEENTH + PASSES_FOURTEENTH + PASSES_FIFTEENTH + PASSES_SIXTEENTH),
-    *(PASSES_SEVENTEENTH + PASSES_EIGHTEENTH + PASSES_NINETEENTH),
+    *(PASSES_SEVENTEENTH + PASSES_EIGHTEENTH + PASSES_NINETEENTH + PASSES_TWENTIETH),
 ]
 
 
