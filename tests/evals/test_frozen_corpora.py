@@ -81,6 +81,7 @@ PINNED_SHA256 = {
     "l4_test43.jsonl": "f928fe0fd7713d7418fef563630385eaee978cb011aa704fe59f6e7e96493e9b",
     "l4_test44.jsonl": "40c8a7032079bc55ae42312c2afd59bec58eadf9622cb76b4d0af6bf5bd8442b",
     "l4_test45.jsonl": "7212cf0feb227d8f1e30a17cb733bc2199d5da56b49a84ceb6c358d4582d080b",
+    "l4_test46.jsonl": "2100aa6bed22b67a0933ceac5b5bdbc9096f4061c85a8a17c6d6d0e5b40d6d84",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -150,12 +151,13 @@ MINIMUM = {
     "l4_test43.jsonl": {"pass": 190, "block": 130},
     "l4_test44.jsonl": {"pass": 190, "block": 130},
     "l4_test45.jsonl": {"pass": 190, "block": 130},
+    "l4_test46.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
 # l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i-, l4h-, l4g-,
 # l4f-, l4e-, l4d-, l4c-, l4b-, l4a- (third to twenty-sixth L4 parts), then four letters: l4za-, l4zb-, l4zc-
-# to l4zh- (twenty-seventh to thirty-fourth), l4zi- to l4zs- (thirty-fifth to forty-fifth).
+# to l4zh- (twenty-seventh to thirty-fourth), l4zi- to l4zs- (thirty-fifth to forty-fifth), l4zv- (forty-sixth).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",
@@ -218,6 +220,7 @@ ID_PREFIX = {
     "l4_test43.jsonl": "l4zq",
     "l4_test44.jsonl": "l4zr",
     "l4_test45.jsonl": "l4zs",
+    "l4_test46.jsonl": "l4zv",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
