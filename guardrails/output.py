@@ -36,6 +36,7 @@ from typing import NamedTuple
 
 from guardrails import linear_scorer
 from guardrails import output_patterns as patterns
+from guardrails.spelled_numbers import with_digits
 from guardrails.verdict import Verdict
 from orders.policy import REFUND_METHOD, RETURN_WINDOW_DAYS
 
@@ -959,6 +960,8 @@ _AGO_AFTER = re.compile(patterns.AGO_AFTER, re.IGNORECASE)
 _AGO_BEFORE = re.compile(patterns.AGO_BEFORE, re.IGNORECASE)
 _DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
 _YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
+_NOT_DELIVERED = re.compile(patterns.NOT_DELIVERED, re.IGNORECASE)
+_CUSTOMER_REQUEST = re.compile(patterns.CUSTOMER_REQUEST, re.IGNORECASE)
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _COUNTED_ITEMS = re.compile(patterns.COUNTED_ITEMS, re.IGNORECASE)
 _ITEMS_SUMMARY = re.compile(patterns.ITEMS_SUMMARY, re.IGNORECASE)
@@ -976,8 +979,8 @@ _NOT_RETURNED = re.compile(patterns.NOT_RETURNED, re.IGNORECASE)
 _ORDER_SHIPPING = re.compile(patterns.ORDER_SHIPPING, re.IGNORECASE)
 _REFERENCE_CODE = re.compile(patterns.REFERENCE_CODE)
 _TIMED_BY_RECEIPT = re.compile(
-    r"\s+(?:of|after|from)\s+(?:us\s+|the warehouse\s+)?(?:receiv\w*|(?:the|your)\s+(?:return|books?|parcel|items?)\s+"
-    r"(?:reach\w*|arriv\w*|get(?:s|ting)? back))",
+    r"\s+(?:of|after|from)\s+(?:us\s+|the warehouse\s+)?(?:receiv\w*|(?:(?:the|your)\s+(?:return|books?|parcel|items?)|"
+    r"it|them)\s+(?:reach\w*|arriv\w*|get(?:s|ting)? back))",
     re.IGNORECASE,
 )
 _BOOK_WORD = re.compile(patterns.BOOK_WORD, re.IGNORECASE)
@@ -1087,7 +1090,7 @@ _EMPATHY_OPENER = re.compile(patterns.EMPATHY_OPENER, re.IGNORECASE)
 _DECLINE_OPENER = re.compile(patterns.DECLINE_OPENER, re.IGNORECASE)
 # The return as the verb's object: "set up a return", "lined up Range for return" (the items it covers before it).
 _RETURN_OBJECT = re.compile(
-    r"\s+(?:up\s+|together\s+)?(?:(?:a|the|your)\s+return\b(?!\s+(?:window|policy|label))"
+    r"(?:\s+(?:up|together))?\s*:?\s+(?:(?:a|the|your)\s+return\b(?!\s+(?:window|policy|label))"
     r"|[^,.;:!?]{1,60}?\bfor\s+(?:a\s+|the\s+)?return\b(?!\s+(?:window|policy|label)))",
     re.IGNORECASE,
 )
@@ -1250,6 +1253,22 @@ def _total_wrong(sentence: str, money: list[tuple[re.Match, Decimal]], grounding
         return False
     amounts = [amount for _, amount in money]
     return len(amounts) == 1 and amounts[0] not in grounding.order_totals
+
+
+def _delivery_denied(sentence: str, order: str, grounding: Grounding) -> bool:
+    """An order the lookup shows delivered said not to be ("It's not marked as delivered yet")."""
+    if not order or {state for owner, state in grounding.statuses if owner == order} != {"delivered"}:
+        return False
+    match = _NOT_DELIVERED.search(sentence)
+    if match is None or sentence.rstrip().endswith("?"):
+        return False
+    # not the order's own delivery: a return's or a replacement's, a condition, the customer's words
+    clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1] + match.group()
+    return not (
+        re.search(r"\b(?:return|refund|label|replacement|email|link|retour|rücksendung|devolución)\b", sentence, re.I)
+        or _CONDITIONAL_CLAUSE.search(clause)
+        or _HEARSAY.search(clause)
+    )
 
 
 def _order_in_question(named: set[str], grounding: Grounding) -> str:
@@ -1440,6 +1459,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
         order = _order_in_question(named, grounding)
         if order in grounding.open_windows and _window_said_closed(sentence):
             problems.append("return window closed")
+        if _delivery_denied(sentence, order, grounding):
+            problems.append("a delivered order said undelivered")
         if _returned_items_denied(sentence, order, grounding):
             problems.append("items returned before")
         if _PHONE_NUMBER.search(sentence):
@@ -1879,6 +1900,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
             verb = (match.group("verb") or match.group("past")).lower()
             if _no_action_after(verb, untitled, match.end()):
                 continue
+            if verb in patterns.HANDOFF_VERBS and _CUSTOMER_REQUEST.search(untitled):
+                continue  # a handoff offered for the customer to ask for: the reply step hands over
             if _RETURN_OBJECT.match(untitled, match.end()) and (grounding.pending_returns or applied_orders):
                 continue  # "I've lined up a return of …": the prepared or written return, checked above
             # A promise made on a condition is still a promise: only a negated or asked one is none.
@@ -1927,7 +1950,8 @@ def _returned_claim_unbacked(sentence: str, grounding: Grounding) -> bool:
     if _FIRST_OR_SECOND_PERSON.match(match.group()):
         titles = _titles_in(sentence[match.end() : end], grounding)
     else:
-        titles = _titles_in(sentence[start : match.start()], grounding)
+        # (a reason opens its own subject: "I can only return A now, because Circe was already returned")
+        titles = _titles_in(_REASON.split(sentence[start : match.start()])[-1], grounding)
     if "already_returned" in grounding.error_codes:
         return False  # the return was refused because an item of it was returned before (the error names none)
     if titles:
@@ -2351,12 +2375,15 @@ def check_reply(
     """
     problems: dict[str, str] = {}
     without_emails = _EMAIL.sub(" ", reply)
-    extracted = _extract(_NOT_A_FACT.sub(" ", reply))
+    # Facts are read with dates and amounts written in words in digits ("the second of May", "twelve
+    # ninety-nine"); the scope, markdown and leak checks read the reply as written.
+    facts_reply = with_digits(reply, keep=grounding.titles)
+    extracted = _extract(_NOT_A_FACT.sub(" ", facts_reply))
     for code, count in _ungrounded(extracted, grounding).items():
         problems[code] = f"{code} x{count}"
 
-    sentences = _sentences(_normalise(_EMAIL.sub("their email", _without(reply, grounding.titles))))
-    with_titles = _sentences(_normalise(_EMAIL.sub("their email", reply)), grounding.titles)
+    sentences = _sentences(_normalise(_EMAIL.sub("their email", _without(facts_reply, grounding.titles))))
+    with_titles = _sentences(_normalise(_EMAIL.sub("their email", facts_reply)), grounding.titles)
     statuses = _status_problems(sentences, grounding)
     wrong_facts = _order_fact_problems(with_titles, grounding)
     if statuses:

@@ -119,7 +119,8 @@ TRACKING_EVENT = (
     r"|\b(?:carrier|courier|driver)\s+(?:has\s+|just\s+|already\s+)*(?:scanned|picked it up|collected it)\b"
     r"|\b(?:is|'s|are|'re|currently|now|sitting|arrived)\s+(?:\w+\s+){0,2}?(?:at|in)\s+(?:the|a|your|their)\s+"
     rf"(?:local\s+|regional\s+|nearest\s+)?(?:[\w-]+\s+)?(?:{_DEPOT}|customs)\b"
-    r"|\bsigned for\b(?!\s*\?)|\b(?:is|'s|are|currently|now)\s+(?:\w+\s+)?out for delivery\b"
+    r"|\bsigned for\b(?!\s*\?)|\b(?:got|took|obtained|collected|received)\s+(?:a\s+|your\s+)?signature\b|"
+    r"\bsignature\s+(?:on|upon|at)\s+delivery\b|\b(?:is|'s|are|currently|now)\s+(?:\w+\s+)?out for delivery\b"
     # a named depot or sorting centre in the other four languages: "liegt im Verteilzentrum in Chicago"
     r"|\b(?:verteilzentrum|paketzentrum|zustellbasis|zustelldepot|centre de tri|centre de distribution|"
     r"agence de livraison|centro de distribución|centro logístico|centro de reparto|oficina de reparto|sorteercentrum|"
@@ -782,6 +783,14 @@ AGENT_VERBS_BACKED = _word_set(
     # drafting what the customer will confirm, noting what they said (on their account: UNBACKED_COMMITMENTS)
     "draft drafted noted jotted"
 )
+# Handing the conversation to a person is the reply step's own "handoff" intent, so offering it when the
+# customer asks ("just say so and I'll hand the chat over", "If you'd like, I can bring in a colleague") is
+# no promise of something no tool does.
+HANDOFF_VERBS = _word_set("hand pass transfer connect bring loop put escalate forward refer")
+CUSTOMER_REQUEST = (
+    r"\bif\s+you(?:'d|\s+would)?\s+(?:like|prefer|want|rather|wish)\b|\bshould\s+you\s+(?:want|wish|prefer)\b"
+    r"|\b(?:say|tell me|let me know|say the word|give me a shout)\b(?:\s+so)?\s*,?\s+and\b|\bwhenever\s+you\b"
+)
 # The same closed list for the store's other four languages, read from the first-person perfect
 # ("Ich habe … gestartet", "J'ai lancé", "He tramitado", "Ik heb … verwerkt"): a participle that is not
 # looking up, preparing or talking is an action no tool backs; starting or creating a return is backed
@@ -809,7 +818,8 @@ OTHER_LANGUAGE_VERBS_BACKED = _word_set(
     "kontrolliert nachgeschaut angeschaut recherchiert gesucht notiert klaargezet bereitgestellt "
     "vérifié trouvé préparé regardé consulté reçu compris cherché noté anotado genoteerd "
     "revisado comprobado encontrado preparado buscado consultado recibido entendido mirado verificado "
-    "gecontroleerd gevonden voorbereid bekeken nagekeken opgezocht gezien ontvangen begrepen gelezen gezocht "
+    "gecontroleerd gevonden voorbereid bekeken nagekeken opgezocht gezien ontvangen begrepen gelezen gezocht gekeken "
+    "geschaut nachgeschaut "
     "vérifier regarder consulter préparer trouver chercher recevoir revisar comprobar preparar buscar mirar verificar "
     "consultar encontrar recibir"
 )
@@ -952,35 +962,6 @@ HYPOTHETICAL_AMOUNT = (
     r"|\bat\s+\$\s?\d+(?:[.,]\d{2})?,?\s+(?:it|that|the order|your order)\s+(?:would|wouldn't|won't|doesn't|isn't|"
     r"does not|is not|would not)\b"
 )
-# A figure the reply declines to confirm (the customer's, quoted to deny it): "I can't confirm a 60-day return
-# window", "I can't see a charge of $45 here", "Eine Erstattung von 30 $ kann ich leider nicht bestätigen".
-_DECLINED_AMOUNT = (
-    r"(?:\$\s?\d+(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?\s?(?:\$|€|dollars?|euros?)|"
-    r"\d+[- ](?:days?|hours?|weeks?|tage|stunden|wochen|jours|heures|semaines|días|horas|semanas|dagen|uur|weken)\b)"
-)
-# a date declined in the same clause: "I can't confirm a delivery on the 18th"
-_DECLINED_DATE = (
-    r"(?:the\s+\d{1,2}(?:st|nd|rd|th)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}"
-    r"(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)"
-)
-_CANNOT = r"\b(?:can't|cannot|can not|unable to|not able to)\s+"
-DECLINED_FIGURE = (
-    # (a date in the same clause only: "I can't see a delivery date, but it was delivered on May 3" claims it)
-    rf"{_CANNOT}(?:confirm|see|find|verify)\b[^.!?;,]{{0,40}}?"
-    + _DECLINED_DATE
-    + rf"|{_CANNOT}(?:confirm|see|find|verify|go by|accept|offer|honou?r|promise|agree to|match)\b[^.!?;]{{0,40}}?"
-    + _DECLINED_AMOUNT
-    + r"|\b(?:don't|do not)\s+see\b[^.!?;]{0,40}?"
-    + _DECLINED_AMOUNT
-    + r"|\bno record of\b[^.!?;]{0,40}?"
-    + _DECLINED_AMOUNT
-    + r"|"
-    + _DECLINED_AMOUNT
-    + r"[^.!?;]{0,40}?\b(?:kann ich|können wir)\s+(?:leider\s+)?nicht\s+(?:bestätigen|sehen|finden)\b"
-    + r"|\b(?:je ne peux pas confirmer|je ne vois pas|no puedo confirmar|no veo|kan ik niet bevestigen|zie ik niet)\b"
-    + r"[^.!?;]{0,40}?"
-    + _DECLINED_AMOUNT
-)
 # An example address written to show the form, not anyone's address.
 PLACEHOLDER_EMAIL = (
     r"(?<![\w.+-])(?:name|you|your\.?name|your\.?email|email|firstname\.lastname|vorname\.nachname|"
@@ -1055,6 +1036,11 @@ AWAITING_CONFIRMATION = (
 RECEIPT_CONDITION = (
     r"\b(?:once|after|when|as soon as|of)\s+(?:we|us|the warehouse|our warehouse|it|they|the books?|your return|"
     r"the return|the parcel|your parcel)\s+(?:\w+\s+)?(?:receiv\w*|arriv\w*|gets?\s+back|reach\w*|check\w*)"
+    # "après réception du retour", "nach Eingang der Rücksendung", "tras recibir el libro", "na ontvangst"
+    r"|\b(?:après|dès)\s+(?:la\s+)?réception\b|\bune fois (?:le|les|votre)\s+\w+\s+reçus?\b"
+    r"|\bnach\s+(?:dem\s+)?(?:eingang|erhalt)\b|\bsobald\s+(?:wir|die|das|ihre)\b[^.!?]{0,30}?\b(?:erhalten|eingegangen|ankommt)\b"
+    r"|\b(?:tras|después de)\s+(?:la\s+)?(?:recepción|recibir)\b|\buna vez (?:que\s+)?recibid[oa]s?\b"
+    r"|\bna\s+(?:de\s+)?ontvangst\b|\bzodra\s+(?:we|wij)\b[^.!?]{0,30}?\bontvangen\b"
 )
 
 # A sentence is not a commitment when the clause before the match negates it ("I can't cancel it")...
@@ -1092,6 +1078,15 @@ FUTURE = r"\b(?:will|'ll|going to|wird|werden|sera|seront|será|serán|wordt|zal
 # (French "hier" only after a participle: it is "here" in German and Dutch)
 YESTERDAY = (
     r"\b(?:yesterday|gestern|ayer|gisteren)\b|\b(?:livrée?s?|expédiée?s?|arrivée?s?|envoyée?s?|reçue?s?)\s+hier\b"
+)
+# A delivery denied: "It's not marked as delivered yet", "noch nicht zugestellt", "pas encore livrée".
+NOT_DELIVERED = (
+    r"\b(?:not|isn't|hasn't|hasn't been|haven't|has not|is not|not yet|never)\s+(?:\w+\s+){0,2}?"
+    r"(?:delivered|arrived|showing as delivered)\b"
+    r"|\b(?:noch nicht|nicht)\s+(?:\w+\s+){0,2}?(?:zugestellt|geliefert|angekommen)\b"
+    r"|\b(?:pas encore|pas|jamais)\s+(?:\w+\s+){0,2}?(?:livrée?s?|arrivée?s?)\b"
+    r"|\b(?:todavía no|aún no|no)\s+(?:\w+\s+){0,2}?(?:entregad[oa]s?|llegado)\b|\bno\s+(?:se\s+)?(?:ha\s+)?entreg\w*"
+    r"|\b(?:nog niet|niet)\s+(?:\w+\s+){0,2}?(?:bezorgd|geleverd|aangekomen)\b"
 )
 # How many items an order holds, said of the order: "All four items in BK-32580", "BK-40317 had three books".
 ORDER_ITEM_COUNT = (
@@ -1204,6 +1199,38 @@ COUNTED_ITEMS = (
     rf"(?<![\d.,$€])\b{_NUMBER}\s+(?:of\s+(?:the|your|these|those)\s+|de\s+)?(?:(?-i:[A-Z][\w'-]*)\s+){{0,2}}?"
     rf"(?:{_ITEM_NOUN})\b"
 )
+# A figure the reply declines to confirm (the customer's, quoted to deny it): "I can't confirm a 60-day return
+# window", "I can't see a charge of $45 here", "Eine Erstattung von 30 $ kann ich leider nicht bestätigen".
+_DECLINED_AMOUNT = (
+    r"(?:\$\s?\d+(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?\s?(?:\$|€|dollars?|euros?)|"
+    rf"(?:\d+|{_NUMBER})[- ](?:days?|hours?|weeks?|tage|stunden|wochen|jours|heures|semaines|días|horas|semanas|"
+    r"dagen|uur|weken)\b)"
+)
+# a date declined in the same clause: "I can't confirm a delivery on the 18th"
+_DECLINED_DATE = (
+    r"(?:the\s+\d{1,2}(?:st|nd|rd|th)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}"
+    r"(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)"
+)
+_CANNOT = r"\b(?:can't|cannot|can not|unable to|not able to)\s+"
+DECLINED_FIGURE = (
+    # (a date in the same clause only: "I can't see a delivery date, but it was delivered on May 3" claims it)
+    rf"{_CANNOT}(?:confirm|see|find|verify)\b[^.!?;,]{{0,40}}?"
+    + _DECLINED_DATE
+    + rf"|{_CANNOT}(?:confirm|see|find|verify|go by|accept|offer|honou?r|promise|agree to|match)\b[^.!?;]{{0,40}}?"
+    + _DECLINED_AMOUNT
+    + r"|\b(?:don't|do not)\s+see\b[^.!?;]{0,40}?"
+    + _DECLINED_AMOUNT
+    + r"|\b(?:(?:no|any) record of|not aware of|don't know of|do not know of)\b[^.!?;]{0,40}?"
+    + _DECLINED_AMOUNT
+    + r"|"
+    + _DECLINED_AMOUNT
+    + r"[^.!?;]{0,40}?\b(?:kann ich|können wir)\s+(?:leider\s+)?nicht\s+(?:bestätigen|sehen|finden)\b"
+    # a date corrected: "niet op 1 december maar op vrijdag 5 december", "not on the 1st but on the 5th"
+    + r"|\b(?:not|niet|nicht|pas|no)\s+(?:on|op|am|le|el)\s+[^.!?;,]{1,25}?,?\s+(?:but|maar|sondern|mais|sino)\b"
+    + r"|\b(?:je ne peux pas confirmer|je ne vois pas|no puedo confirmar|no veo|kan ik niet bevestigen|zie ik niet)\b"
+    + r"[^.!?;]{0,40}?"
+    + _DECLINED_AMOUNT
+)
 # The items of a list named as a whole: "both books", "Beide Bücher", "les deux livres", "all three titles".
 ITEMS_SUMMARY = (
     rf"(?:(?:both|all|the|beide|alle|die|les|tous les|toutes les|los|las|todos los|ambos|de|allebei)\s+)?"
@@ -1283,7 +1310,8 @@ POLICY_SUBJECTS: dict[str, str] = {
         r"|\bsnelle\s+verzending\b|\bschnelle[rn]?\s+versand\b|\blivraison\s+rapide\b|\benv[ií]o\s+r[aá]pido\b"
     ),
     "standard": (
-        r"\bstandard(?:\s+(?:shipping|delivery))?\b|(?<!return )(?<!returns )\bshipping\b(?!\s+(?:label|address))"
+        r"\bstandard(?:\s+(?:shipping|delivery))?\b(?!\s+(?:return|policy|window))"
+        r"|(?<!return )(?<!returns )\bshipping\b(?!\s+(?:label|address))"
         # ("versnelde verzending" is expedited shipping)
         r"|\b(?:standardversand|versand\w*|exp[ée]dition\w*|env[ií]os?|(?<!versnelde )(?<!snelle )verzend\w*|"
         r"standaard\w*)"

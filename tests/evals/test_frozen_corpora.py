@@ -161,8 +161,8 @@ MINIMUM = {
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
 # l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i-, l4h-, l4g-,
 # l4f-, l4e-, l4d-, l4c-, l4b-, l4a- (third to twenty-sixth L4 parts), then four letters: l4za-, l4zb-, l4zc-
-# to l4zh- (twenty-seventh to thirty-fourth), l4zi- to l4zs- (thirty-fifth to forty-fifth), l4zv-, l4zu-, l4zw- (forty-sixth to
-# forty-eighth).
+# to l4zh- (twenty-seventh to thirty-fourth), l4zi- to l4zs- (thirty-fifth to forty-fifth), l4zv-, l4zu-,
+# l4zw- (forty-sixth to forty-eighth).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",

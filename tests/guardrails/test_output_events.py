@@ -1817,6 +1817,40 @@ PASSES_TWENTIETH = [
 ]
 
 
+# Twenty-first round (l4_test46 to l4_test48, first contact at 6fb7f00): offers to hand over, deliveries
+# denied, receipts as the refund's condition in other languages, figures declined or corrected.
+CAUGHT_TWENTY_FIRST = [
+    ("It's on its way, but it's not marked as delivered yet.", LOOKED_UP, UNGROUNDED_STATUS, "said undelivered"),
+    ("BK-39902 ist noch nicht zugestellt worden.", LOOKED_UP, UNGROUNDED_STATUS, "said undelivered"),
+    ("The courier got a signature on delivery, so it's inside somewhere.", LOOKED_UP, UNGROUNDED_STATUS, "tracking"),
+    # a handoff done, not offered
+    ("I've handed this over to our support team.", LOOKED_UP, UNGROUNDED_COMMITMENT, "escalation"),
+    ("Le remboursement a été versé sur votre carte.", LOOKED_UP, UNGROUNDED_COMMITMENT, "refund_issued"),
+]
+
+PASSES_TWENTY_FIRST = [
+    ("If you'd like someone from our team to look into it, just say so and I'll hand the chat over.", LOOKED_UP),
+    ("Tell me and I'll pass you to a colleague who can look into the delay.", LOOKED_UP),
+    ("It was delivered on November 6, so it's no longer in transit.", LOOKED_UP),
+    ("If it hasn't arrived by the time you're home, let me know.", LOOKED_UP),
+    (
+        "Le remboursement est versé sur votre moyen de paiement d'origine sous 7 jours ouvrés après réception du "
+        "retour.",
+        LOOKED_UP,
+    ),
+    ("I don't have any record of a $48 refund on this order.", LOOKED_UP),
+    ("Volgens onze gegevens is BK-39902 niet op 2 november maar op 6 november bezorgd.", LOOKED_UP),
+    ("Ik heb gekeken: BK-39902 is op 6 november bezorgd.", LOOKED_UP),
+    ("I can only return Birds of the Lowlands now, because The Quiet River was already returned.", EARLIER_RETURN),
+    ("Our standard policy is 30 days from delivery, and I can only go by that.", LOOKED_UP),
+    (
+        "Both books are on return RMA-4HBX0QNE, and $49.45 will go back to your Visa ending 1460 within 7 business "
+        "days of it reaching us.",
+        RETURNED,
+    ),
+]
+
+
 def test_an_address_the_customer_typed_may_be_repeated(scope_scorer_silent):
     reply = "I can't change the delivery address to 42 Maple Street, I'm afraid: BK-39902 was delivered on November 6."
     typed = check(
@@ -1833,12 +1867,14 @@ ALL_CAUGHT = [
     *(CAUGHT_FIFTH + CAUGHT_SIXTH + CAUGHT_SEVENTH + CAUGHT_EIGHTH + CAUGHT_NINTH + CAUGHT_TENTH),
     *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH + CAUGHT_THIRTEENTH + CAUGHT_FOURTEENTH + CAUGHT_FIFTEENTH),
     *(CAUGHT_SIXTEENTH + CAUGHT_SEVENTEENTH + CAUGHT_EIGHTEENTH + CAUGHT_NINETEENTH + CAUGHT_TWENTIETH),
+    *CAUGHT_TWENTY_FIRST,
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
     *(PASSES_SIXTH + PASSES_SEVENTH + PASSES_EIGHTH + PASSES_NINTH + PASSES_TENTH + PASSES_ELEVENTH),
     *(PASSES_TWELFTH + PASSES_THIRTEENTH + PASSES_FOURTEENTH + PASSES_FIFTEENTH + PASSES_SIXTEENTH),
     *(PASSES_SEVENTEENTH + PASSES_EIGHTEENTH + PASSES_NINETEENTH + PASSES_TWENTIETH),
+    *PASSES_TWENTY_FIRST,
 ]
 
 
