@@ -959,9 +959,12 @@ _SINGULAR_ACTOR = re.compile(r"i\b", re.IGNORECASE)
 _AGO_AFTER = re.compile(patterns.AGO_AFTER, re.IGNORECASE)
 _AGO_BEFORE = re.compile(patterns.AGO_BEFORE, re.IGNORECASE)
 _DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
-_YESTERDAY = re.compile(patterns.YESTERDAY, re.IGNORECASE)
+_RELATIVE_DAYS = tuple((days, re.compile(pattern, re.IGNORECASE)) for days, pattern in patterns.RELATIVE_DAYS)
+_ORDER_PLACED = re.compile(patterns.ORDER_PLACED, re.IGNORECASE)
 _NOT_DELIVERED = re.compile(patterns.NOT_DELIVERED, re.IGNORECASE)
 _CUSTOMER_REQUEST = re.compile(patterns.CUSTOMER_REQUEST, re.IGNORECASE)
+# An identifier written the way code writes it, snake_case or CONSTANT_CASE (not inside an address or a path).
+_CODE_NAME = re.compile(r"(?<![\w/.@-])(?:[a-z]+(?:_[a-z0-9]+)+|[A-Z]+(?:_[A-Z0-9]+)+)(?![\w/.@-])")
 _ORDER_ITEM_COUNT = re.compile(patterns.ORDER_ITEM_COUNT, re.IGNORECASE)
 _COUNTED_ITEMS = re.compile(patterns.COUNTED_ITEMS, re.IGNORECASE)
 _ITEMS_SUMMARY = re.compile(patterns.ITEMS_SUMMARY, re.IGNORECASE)
@@ -1255,6 +1258,31 @@ def _total_wrong(sentence: str, money: list[tuple[re.Match, Decimal]], grounding
     return len(amounts) == 1 and amounts[0] not in grounding.order_totals
 
 
+def _relative_day_problems(sentence: str, event: bool, grounding: Grounding) -> list[str]:
+    """Days counted back from today ("yesterday", "the day before yesterday", "a week ago") that are not the
+    date the sentence writes beside them ("placed yesterday, November 24"), or, with no date beside them, no
+    date of the thread when the sentence speaks of an order's event ("a été livré hier")."""
+    problems = []
+    for days_back, pattern in _RELATIVE_DAYS:
+        match = pattern.search(sentence)
+        if match is None or _APPROXIMATE.search(sentence[max(0, match.start() - 12) : match.start()]):
+            continue
+        day = grounding.today - timedelta(days=days_back)
+        # a date written beside it is the day it names ("yesterday, November 24"; "December 31, a week ago")
+        written = [
+            value
+            for found, value in _date_matches(sentence)
+            if value != INVALID_DATE and found.start() - match.end() <= 3 and match.start() - found.end() <= 20
+        ]
+        if written:
+            wrong = not any(_date_is(value, day) for value in written)
+        else:
+            wrong = (event or _ORDER_PLACED.search(sentence) is not None) and day not in grounding.dates
+        if wrong:
+            problems.append(match.group().lower())
+    return problems
+
+
 def _delivery_denied(sentence: str, order: str, grounding: Grounding) -> bool:
     """An order the lookup shows delivered said not to be ("It's not marked as delivered yet")."""
     if not order or {state for owner, state in grounding.statuses if owner == order} != {"delivered"}:
@@ -1477,8 +1505,7 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             or _ORDER_STATUS_WORDS["shipped"].search(sentence)
             or _WINDOW_CLOSED.search(sentence)
         )
-        if event and _YESTERDAY.search(sentence) and grounding.today - timedelta(days=1) not in grounding.dates:
-            problems.append("yesterday")
+        problems += _relative_day_problems(sentence, bool(event), grounding)
         problems += _tracking_problems(sentence, grounding)
         problems += _date_role_problems(sentence, grounding)
         if _item_format_claimed(sentence, grounding, contrasted):
@@ -1848,7 +1875,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                     # customer's confirmation, with no return prepared for them to confirm.
                     unbacked.append(kind)
                 continue
-            already = _ALREADY_DONE.search(match.group())
+            # ("I've also emailed you the label already": the word may close the clause)
+            already = _ALREADY_DONE.search(sentence[match.start() : _match_clause_bounds(sentence, match)[1]])
             # "The return is set up on my side. One last step is yours: confirm it in the app."
             prepared_to_confirm = reply_awaits_confirmation and _PREPARATION_WORD.search(match.group())
             if (
@@ -2417,6 +2445,9 @@ def check_reply(
     elif _leaked_identifiers(reply, tuple(prompt_fragments)):
         # Tool, intent and field names exist only in the prompt: naming one reveals how it works.
         problems[PROMPT_LEAK] = "prompt_leak: names from the prompt"
+    elif _CODE_NAME.search(_without(without_emails, grounding.titles)):
+        # "reason nothing_returnable", "NON_RETURNABLE_CATEGORIES": names from the code, never from support talk
+        problems[PROMPT_LEAK] = "prompt_leak: names from the code"
     elif _OWN_INSTRUCTIONS.search(reply):
         # The assistant talking about its own instructions describes them, in any words.
         problems[PROMPT_LEAK] = "prompt_leak: talks about its own instructions"

@@ -129,6 +129,10 @@ TRACKING_EVENT = (
     r"|\b(?:held|stuck|waiting|sitting|retained)\s+(?:up\s+)?(?:at|in)\s+customs\b|\bim zoll\b|\bbeim zoll\b"
     r"|\b(?:bloquée?|retenue?)\s+(?:à|en)\s+(?:la\s+)?douane\b|\bretenid[oa]\s+en\s+(?:la\s+)?aduanas?\b"
     r"|\b(?:bij|in)\s+de\s+douane\b"
+    r"|\b(?:zusteller|paketbote|bote|fahrer)\s+hat\s+(?:\w+\s+){0,6}?(?:abgelegt|abgestellt|abgegeben|hinterlegt)\b"
+    r"|\b(?:livreur|transporteur)\s+(?:l'|les\s+|le\s+colis\s+)?a\s+(?:\w+\s+){0,2}?(?:déposée?s?|laissée?s?)\b"
+    r"|\b(?:repartidor|mensajero)\s+(?:lo\s+|la\s+|los\s+)?(?:dejó|ha dejado|entregó)\b"
+    r"|\bbezorger\s+heeft\s+(?:\w+\s+){0,6}?(?:neergezet|afgegeven|achtergelaten|neergelegd)\b"
     r"|\b(?:driver|courier|carrier)\s+(?:left|placed|put|handed)\s+(?:it|them|the parcel|the package|your parcel|"
     r"your package|bk-\d+|your order|the order)\b"
     r"|\b(?:driver|courier|carrier)\s+(?:left|took|sent|uploaded|attached)\s+(?:a|an)\s+(?:photo|picture|note|card|slip)\b"
@@ -198,9 +202,10 @@ STATUS_SUPPORT: dict[str, frozenset[str]] = {
 
 # --- Commitments ------------------------------------------------------------------------------------
 
+# (a first verb joined by "and" leaves the action to the second: "I've checked and issued your refund")
 _WE = (
     r"(?:i|we)(?:'ve|\s+have|'ll|\s+will|\s+just|\s+already)?"
-    r"(?:\s+(?:now|just|already|successfully|also|gone ahead and|went ahead and|personally))*"
+    r"(?:\s+(?:now|just|already|successfully|also|gone ahead and|went ahead and|personally|[a-z]+ed\s+and))*"
 )
 _DONE = r"(?:has|have)\s+(?:now\s+|already\s+|just\s+)?been"
 # "return" as the return itself, not its window, policy or label.
@@ -414,8 +419,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\b(?:and|then)\s+(?:issue|process|send|approve)\s+(?:you\s+)?a\s+(?:full\s+|partial\s+)?refund\b"
         # The order, its items or the money as the subject: "your order has been refunded in full",
         # "$41.48 is back on your card".
-        rf"|\b(?:order|bk-\d+|items?|books?|audiobooks?|e-?books?|gift cards?|cop(?:y|ies)|purchase|payment|money|"
-        rf"amount)\b(?:\s+[\w$.-]+){{0,3}}?\s+"
+        rf"|(?:\b(?:order|bk-\d+|items?|books?|audiobooks?|e-?books?|gift cards?|cop(?:y|ies)|purchase|payment|money|"
+        rf"amount)\b|\$\s?\d[\d.,]*)(?:\s+[\w$.-]+){{0,3}}?\s+"
         r"(?:(?:has|have)\s+(?:now\s+|already\s+)?been|is|are|was|were)\s+(?:now\s+|already\s+)?(?:fully\s+)?"
         r"(?:refunded|reimbursed|credited)\b"
         r"|(?:\$\d[\d,.]*|\bmoney|\bfunds|\bamount)\s+(?:has been|have been|was|were|is|'s been)\s+"
@@ -668,6 +673,9 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"\b(?:today|tomorrow|tonight|hoy|mañana|heute|morgen|aujourd'hui|demain|vandaag)\b"
     ),
     "guarantee": (
+        # "ich garantiere Ihnen, dass …", "je vous garantis que …", "le garantizo que …", "ik garandeer je dat …"
+        r"\b(?:ich\s+garantiere|wir\s+garantieren|je\s+(?:vous\s+|te\s+)?garantis|nous\s+(?:vous\s+)?garantissons|"
+        r"(?:le|te|les)\s+garantizo|garantizamos|ik\s+garandeer|wij\s+garanderen|we\s+garanderen)\b|"
         r"\bi(?:'ll|\s+will)\s+(?:personally\s+)?(?:make sure|ensure|guarantee)\s+(?:that\s+)?(?:you\s+(?:get|receive)|"
         r"your\s+(?:\$?[\d.,]+\s+)?refund|the\s+(?:full\s+)?refund)\b"
         # a refund "put through" already: done, whatever condition the sentence adds
@@ -799,7 +807,7 @@ OTHER_LANGUAGE_ACTION = (
     # (greedy: the last participle of the clause, "habe … vorbereitet und Ihnen das Etikett geschickt"; an
     # amount's decimal point is no end of it, "habe Ihre Rückerstattung über $15.00 veranlasst")
     r"\b(?:ich|wir)\s+(?:habe|haben|hab)\b(?:[^.!?;:]|[.,](?=\d)){0,100}\b(ge[a-zäöüß]+(?:t|en)|[a-zäöüß]+(?:iert|tet|gen|ben)|"
-    r"(?:um|auf|ab|an|aus|ein|zurück|weiter|frei|hoch|nach)ge[a-zäöüß]+(?:t|en)|"
+    r"(?:um|auf|ab|an|aus|ein|zurück|weiter|frei|hoch|nach|vor|mit|fest|durch|weg|zu)ge[a-zäöüß]+(?:t|en)|"
     r"(?:ver|be|er|ent|zer|über)[a-zäöüß]{3,}(?:t|en))\b"
     r"(?=\s*[.!?,;:]|\s+(?:damit|sodass|weil|und|aber)\s|$)"
     r"|\b(?:j'ai|nous avons|je (?:vous|t'|te|lui|leur|l')\s*ai|nous (?:vous|lui|leur|l')\s*avons)\s+"
@@ -1077,7 +1085,22 @@ FUTURE = r"\b(?:will|'ll|going to|wird|werden|sera|seront|será|serán|wordt|zal
 # shipment's words are ORDER_STATUS_WORDS["shipped"]).
 # (French "hier" only after a participle: it is "here" in German and Dutch)
 YESTERDAY = (
-    r"\b(?:yesterday|gestern|ayer|gisteren)\b|\b(?:livrée?s?|expédiée?s?|arrivée?s?|envoyée?s?|reçue?s?)\s+hier\b"
+    r"(?<!before )\b(?:yesterday|gestern|ayer|gisteren)\b(?<!antes de ayer)"
+    r"|\b(?:livrée?s?|expédiée?s?|arrivée?s?|envoyée?s?|reçue?s?)\s+hier\b"
+)
+# Days counted back from today: (days, pattern).
+RELATIVE_DAYS = (
+    (1, YESTERDAY),
+    (2, r"\b(?:the day before yesterday|vorgestern|avant-hier|anteayer|antes de ayer|eergisteren)\b"),
+    (
+        7,
+        r"\b(?:a|one) week ago\b|\bil y a (?:une|1) semaine\b|\bvor (?:einer|1) woche\b|\bhace (?:una|1) semana\b"
+        r"|\b(?:een|1) week geleden\b",
+    ),
+)
+# An order's placing, the event "yesterday" may date: "You placed BK-16483 yesterday".
+ORDER_PLACED = (
+    r"\b(?:placed|ordered|bestellt|aufgegeben|commandée?s?|passée?s?|pedid[oa]|realizad[oa]|besteld|geplaatst)\b"
 )
 # A delivery denied: "It's not marked as delivered yet", "noch nicht zugestellt", "pas encore livrée".
 NOT_DELIVERED = (

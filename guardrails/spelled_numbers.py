@@ -1,10 +1,10 @@
-"""Numbers written in words, read as digits where they state a date or an amount of money.
+"""Numbers written in words, read as digits where they state a date, an amount of money or a duration.
 
 A reply may say "delivered on the second of September", "le deux mars", "am zwölften Januar", "forty-nine
-ninety-nine" or "treinta dólares con veinte": the same facts as "September 2" and "$49.99", and as wrong
-when they are wrong. `with_digits` rewrites those phrases (and nothing else) so the reply check reads them
-like any other date or amount. Numbers outside a date or money phrase ("two books", "a week") stay as
-written: the duration and count readers have their own number words.
+ninety-nine", "treinta dólares con veinte" or "quarante-huit heures": the same facts as "September 2", "$49.99"
+and "48 heures", and as wrong when they are wrong. `with_digits` rewrites those phrases (and nothing else) so
+the reply check reads them like any other date, amount or duration. Other numbers ("two books", "the second
+time") stay as written.
 
 Each language's words for 1 to 99 are built from its units and tens; ordinals (English, German, Dutch)
 from its cardinals.
@@ -191,11 +191,15 @@ _MONTHS = (
     r"januari|februari|maart|mei|augustus"
 )
 _CURRENCY = r"dollars?|dólares|dólar|euros?|bucks"
+_TIME_UNITS = (
+    r"hours?|days?|weeks?|business days?|stunden|tage|tagen|wochen|werktage|werktagen|heures|jours|semaines|"
+    r"jours ouvrés|horas|días|semanas|días hábiles|uur|dagen|weken|werkdagen"
+)
 _CENTS = r"cents?|centavos|centimes|céntimos"
 # Words that say the pair of numbers after them is a price: "the order was forty-nine ninety-nine".
 _MONEY_LEAD = (
     r"(?:was|were|is|are|costs?|cost|came to|comes to|total(?:led)?(?: of)?|refund(?:ed)?(?: of)?|charged|paid|"
-    r"for|of|get|see|plus|receive|back)"
+    r"for|of|get|see|plus|receive|back|the)"
 )
 
 
@@ -220,6 +224,12 @@ def _patterns() -> tuple[re.Pattern, ...]:
         re.compile(
             rf"(?<![\w-])(?P<whole>{number})\s+(?:{_CURRENCY})(?:\s+(?:(?:and|con|et|und|en|y)\s+)?"
             rf"(?:(?P<cents_word>{number})\s+(?:{_CENTS})|(?P<cents>{pair_low})))?(?![\w-])",
+            flags,
+        ),
+        # "quarante-huit heures", "sechs Wochen", "veintiún días": a duration the policy checks read in digits
+        re.compile(
+            rf"(?<![\w-])(?P<count>{number})(?:(?P<range>\s*(?:to|-|–|bis|à|a|tot|y|or|oder|ou|o|of)\s*)"
+            rf"(?P<high>{number}))?(?P<unit>\s+(?:{_TIME_UNITS}))\b",
             flags,
         ),
         # "forty-nine ninety-nine" after a word that names a price
@@ -273,14 +283,23 @@ def _protected(text: str, keep: Iterable[str]) -> list[tuple[int, int]]:
     return spans
 
 
+def _count_digits(match: re.Match) -> str:
+    """ "three to five business days": "3 to 5 business days"."""
+    words = number_words()
+    low = words[" ".join(match.group("count").lower().split())]
+    if match.group("high") is None:
+        return f"{low}{match.group('unit')}"
+    high = words[" ".join(match.group("high").lower().split())]
+    return f"{low}{match.group('range')}{high}{match.group('unit')}"
+
+
 def with_digits(text: str, keep: Iterable[str] = ()) -> str:
     """The text with dates and amounts written in words rewritten in digits; everything else, and the
     phrases of `keep` (the thread's titles: "a copy of Nineteen Eighty-Four" names no price), unchanged."""
     if not text or not any(character.isalpha() for character in text):
         return text
-    for pattern, digits in zip(
-        _patterns(), (_day_digits, _day_digits, _day_digits, _money_digits, _money_digits), strict=True
-    ):
+    rewrites = (_day_digits, _day_digits, _day_digits, _money_digits, _count_digits, _money_digits)
+    for pattern, digits in zip(_patterns(), rewrites, strict=True):
         spans = _protected(text, keep)
 
         def rewrite(match: re.Match, digits=digits, spans=spans) -> str:

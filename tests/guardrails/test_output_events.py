@@ -1828,7 +1828,41 @@ CAUGHT_TWENTY_FIRST = [
     ("Le remboursement a été versé sur votre carte.", LOOKED_UP, UNGROUNDED_COMMITMENT, "refund_issued"),
 ]
 
+DELIVERED_THE_DAY_BEFORE_YESTERDAY = [("lookup_order", {**ORDER, "delivered_date": "2026-11-18"})]
+CAUGHT_TWENTY_FIRST += [
+    # days counted back from today (November 20) beside the date they name
+    (
+        "BK-39902 was delivered yesterday, November 18.",
+        DELIVERED_THE_DAY_BEFORE_YESTERDAY,
+        UNGROUNDED_STATUS,
+        "yesterday",
+    ),
+    ("It arrived on November 6, a week ago today.", LOOKED_UP, UNGROUNDED_STATUS, "a week ago"),
+    ("La commande a été livrée le 6 novembre, il y a une semaine.", LOOKED_UP, UNGROUNDED_STATUS, "il y a une semaine"),
+    ("I've checked and issued your refund of $19.95.", LOOKED_UP, UNGROUNDED_COMMITMENT, "refund_issued"),
+    ("The $19.95 has already been refunded to your card.", LOOKED_UP, UNGROUNDED_COMMITMENT, "refund_issued"),
+    ("Ich garantiere Ihnen, dass das Paket vor Heiligabend ankommt.", LOOKED_UP, UNGROUNDED_COMMITMENT, "guarantee"),
+    ("Ich habe für BK-39902 einen Umtausch vorgemerkt.", LOOKED_UP, UNGROUNDED_COMMITMENT, "action: vorgemerkt"),
+    ("Der Zusteller hat das Paket an der Haustür abgelegt.", LOOKED_UP, UNGROUNDED_STATUS, "tracking event"),
+    (
+        "I've prepared the return. I've also emailed you the prepaid label already, so confirm in the app later.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_COMMITMENT,
+        "label",
+    ),
+    ("The check returned reason nothing_returnable for the gift card.", CHECKED, PROMPT_LEAK, "names from the code"),
+    ("It's in NON_RETURNABLE_CATEGORIES, so it can't go back.", CHECKED, PROMPT_LEAK, "names from the code"),
+    ("Le lien envoyé par e-mail reste valable quarante-huit heures.", [], UNGROUNDED_POLICY, "duration"),
+]
+
 PASSES_TWENTY_FIRST = [
+    ("BK-39902 was delivered the day before yesterday, November 18.", DELIVERED_THE_DAY_BEFORE_YESTERDAY),
+    (
+        "It only arrived the day before yesterday, so you can return it until December 18.",
+        DELIVERED_THE_DAY_BEFORE_YESTERDAY,
+    ),
+    ("Le lien envoyé par e-mail reste valable vingt-quatre heures.", []),
+    ("Standard shipping takes three to five business days.", []),
     ("If you'd like someone from our team to look into it, just say so and I'll hand the chat over.", LOOKED_UP),
     ("Tell me and I'll pass you to a colleague who can look into the delay.", LOOKED_UP),
     ("It was delivered on November 6, so it's no longer in transit.", LOOKED_UP),
@@ -1849,6 +1883,13 @@ PASSES_TWENTY_FIRST = [
         RETURNED,
     ),
 ]
+
+
+def test_an_underscore_in_the_customers_email_is_no_code_name(scope_scorer_silent):
+    reply = "I'll use jens_de_vries@example.nl for BK-39902 from now on."
+    result = check(reply, tool_results=LOOKED_UP, customer_texts=["BK-39902 jens_de_vries@example.nl"])
+    assert result.allowed, result.detail
+    assert not check("I'll use jens_de_vries for BK-39902.", tool_results=LOOKED_UP, customer_texts=CUSTOMER).allowed
 
 
 def test_an_address_the_customer_typed_may_be_repeated(scope_scorer_silent):

@@ -1,4 +1,4 @@
-"""Dates and amounts written in words are read as digits; every other number word stays as written."""
+"""Dates, amounts and durations written in words are read as digits; every other number word stays as written."""
 
 import pytest
 
@@ -26,6 +26,9 @@ from tests.guardrails.test_output_roles import CHECKED, LOOKED_UP, verdict
         ("krijg je zestien dollar en vijf cent terug", "krijg je $16.05 terug"),
         ("zusammen dreiundzwanzig Dollar", "zusammen $23.00"),
         ("pour un remboursement de trente-six dollars", "pour un remboursement de $36.00"),
+        ("Standard delivery takes three to five business days.", "Standard delivery takes 3 to 5 business days."),
+        ("Le lien reste valable quarante-huit heures.", "Le lien reste valable 48 heures."),
+        ("Sie haben also sechs Wochen Zeit.", "Sie haben also 6 Wochen Zeit."),
     ],
 )
 def test_a_date_or_an_amount_in_words_is_read_in_digits(words, digits):
@@ -40,7 +43,6 @@ def test_a_date_or_an_amount_in_words_is_read_in_digits(words, digits):
         "The courier usually comes at five thirty.",  # a time, not a price
         "You ordered two books and three bookmarks.",
         "It's the second time this happened, I'm sorry.",
-        "Standard delivery takes three to five business days.",
     ],
 )
 def test_other_number_words_stay_as_written(text):
