@@ -939,6 +939,7 @@ _RECEIPT_CONDITION = re.compile(patterns.RECEIPT_CONDITION, re.IGNORECASE)
 _EVERY_ITEM = re.compile(patterns.EVERY_ITEM, re.IGNORECASE)
 _BOTH_ITEMS = re.compile(patterns.BOTH_ITEMS, re.IGNORECASE)
 _ORDER_SUBJECT = re.compile(patterns.ORDER_SUBJECT, re.IGNORECASE)
+_THE_ORDER = re.compile(r"\b(?:it|it's|your order|this order|your book|your parcel|your package)\b", re.IGNORECASE)
 _CONTENTS_LEAD = re.compile(patterns.CONTENTS_LEAD, re.IGNORECASE)
 _ORDER_STATUS_WORDS = {
     status: re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE)
@@ -1283,6 +1284,20 @@ def _relative_day_problems(sentence: str, event: bool, grounding: Grounding) -> 
     return problems
 
 
+def _eligibility_unchecked(sentence: str, grounding: Grounding) -> bool:
+    """An order said to be within its return window when no eligibility check ran and no result dates a
+    delivery ("I couldn't check BK-52118, but it's still within the 30-day window")."""
+    if grounding.delivered_dates or "check_return_eligibility" in grounding.tools_succeeded:
+        return False
+    match = _ELIGIBLE_CLAIM.search(sentence)
+    # ("BK-30761 can be returned once delivered": the policy for later, not a window open now)
+    if match is None or not _asserted(sentence, match) or _CONDITION.search(sentence):
+        return False
+    # the order itself in the claim's clause, not books in general ("books can be returned within 30 days")
+    subject_side = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
+    return bool(_extract_order_ids(subject_side)) or _THE_ORDER.search(subject_side) is not None
+
+
 def _delivery_denied(sentence: str, order: str, grounding: Grounding) -> bool:
     """An order the lookup shows delivered said not to be ("It's not marked as delivered yet")."""
     if not order or {state for owner, state in grounding.statuses if owner == order} != {"delivered"}:
@@ -1534,6 +1549,8 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             about = {owner for owner, title in grounding.order_items if title in named_titles}
         if match is not None and about and about <= grounding.ineligible_orders and _asserted(sentence, match):
             problems.append("eligibility")
+        elif _eligibility_unchecked(sentence, grounding):
+            problems.append("eligibility no result gives")
         elif _unreturnable_item_claimed(sentence, grounding):
             problems.append("item eligibility")
     return problems

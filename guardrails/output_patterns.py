@@ -601,6 +601,10 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\b(?:should|will|'ll)\s+be\s+(?:at your door|on your doorstep|in your (?:hands|mailbox|letterbox))\b"
         rf"[^.!?]{{0,40}}?\b(?:{_TIME_SOON})\b"
         rf"|\b(?:{_NEXT_WEEK})\b[^.!?]{{0,30}}?\b(?:{_EXPECT})\b|\b(?:{_EXPECT})\b[^.!?]{{0,30}}?\b(?:{_NEXT_WEEK})\b"
+        # "sollte in 2 Tagen bei Ihnen sein", "devrait arriver demain", "debería llegar mañana"
+        r"|\b(?:sollte|sollten|dürfte|dürften|devrait|devraient|debería|deberían|zou|zouden)\b[^.!?]{0,50}?"
+        r"\b(?:in \d+ (?:tagen|werktagen|jours|días|dagen)|morgen|demain|mañana|nächste woche|la semaine prochaine|"
+        r"la próxima semana|volgende week|bald|bientôt|pronto|binnenkort)\b"
     ),
     "exception_other_language": (
         r"\b(?:kollege|kollegin|vorgesetzte\w*|collègue|responsable|compañer[oa]|collega|leidinggevende)\b[^.!?]{0,60}"
@@ -944,6 +948,8 @@ CUSTOMER_ONLY_EVENT = (
     r"|\byou (?:were|have been|'ve been) (?:told|promised|offered|assured)\b|\bthe (?:\w+ )?you were promised\b"
     r"|\b(?:with|has|had|included|came with|went out with)\s+(?:free\s+)?gift[- ]?wrap\w*|\bgift[- ]wrapped\b"
     r"|\bpayment\s+(?:was\s+)?(?:declined|failed|bounced|rejected)\b|\bcard\s+was\s+declined\b"
+    # (the negation is the event's own: read ahead of the match, so the claim is not taken as denied)
+    r"|\bpayment\s+(?=(?:didn't|did not|never|couldn't|could not)\s+go\s+through\b)"
     # a delivery address: no tool result has one
     r"|\b(?:to|at)\s+(?:the|your)\s+address\s+(?:ending|that ends)\s+(?:in|with)\b"
     r"|\b(?:plus|with|and)\s+a\s+free\s+(?:bookmark|tote|poster|sticker|notebook|gift)\w*(?:\s+set)?\b"
@@ -1449,7 +1455,8 @@ INVENTED_POLICY: dict[str, str] = {
         r"(?:24|48|72|\d+|one|two|a few)\s+(?:hours?|business days?|days?)\s+(?:of|after|from)\s+(?:being\s+)?"
         r"(?:placed|ordered|ordering|purchase|your order)\b"
         r"|\bsame[- ]day\s+(?:shipping|dispatch)\b|\b(?:ships?|dispatched)\s+(?:the\s+)?same\s+day\b"
-        r"|\borders?\s+(?:always\s+|usually\s+|normally\s+)?(?:ship|ships|go out|leave)\s+within\b"
+        r"|\borders?\s+(?:like\s+\w+\s+)?(?:always\s+|usually\s+|normally\s+|typically\s+)?"
+        r"(?:ship|ships|go out|leave)\s+within\b"
         r"|\b(?:leave|leaves)\s+(?:the|our)\s+warehouse\s+(?:within|in under|in)\s+(?:24|48|72|\d+|one|two|a few)\b"
         r"|\b(?:partent|part|expédiée?s?|versandt|verschickt|verlassen|verlässt|salen|sale|enviad[oa]s?|verzonden|"
         r"vertrekken|vertrekt|verlaten|verlaat)\b[^.!?]{0,40}?\b(?:sous|en moins de|innerhalb von|binnen|en menos de|"

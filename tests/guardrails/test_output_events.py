@@ -1855,7 +1855,28 @@ CAUGHT_TWENTY_FIRST += [
     ("Le lien envoyé par e-mail reste valable quarante-huit heures.", [], UNGROUNDED_POLICY, "duration"),
 ]
 
+NOT_FOUND = [("lookup_order", {"error": {"code": "not_found", "message": "No order matches that number and email."}})]
+CAUGHT_TWENTY_FIRST += [
+    (
+        "I couldn't check BK-39902, but it's still within the 30-day window, so there's no rush.",
+        NOT_FOUND,
+        UNGROUNDED_STATUS,
+        "eligibility no result gives",
+    ),
+    (
+        "BK-39902 is processing. Orders like this usually ship within 24 hours.",
+        PROCESSING,
+        UNGROUNDED_POLICY,
+        "dispatch",
+    ),
+    ("It was cancelled because the payment didn't go through.", CANCELLED, UNGROUNDED_STATUS, "an event no tool"),
+    ("BK-39902 ist unterwegs und sollte in zwei Tagen bei Ihnen sein.", UNTRACKED, UNGROUNDED_COMMITMENT, "estimate"),
+]
+
 PASSES_TWENTY_FIRST = [
+    ("I couldn't find BK-39902, but books can be returned within 30 days of delivery.", NOT_FOUND),
+    ("If the payment didn't go through, the order would show as cancelled.", CANCELLED),
+    ("BK-39902 ist unterwegs; ein Zustelldatum habe ich leider nicht.", UNTRACKED),
     ("BK-39902 was delivered the day before yesterday, November 18.", DELIVERED_THE_DAY_BEFORE_YESTERDAY),
     (
         "It only arrived the day before yesterday, so you can return it until December 18.",
