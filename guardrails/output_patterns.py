@@ -1937,7 +1937,14 @@ EMPATHY_OPENER = (
 # A sentence that announces a digression ("Incidentally, it has sold over 50 million copies"): its
 # content about no part of support is engagement, however few words it has.
 DIGRESSION = (
-    r"^\W*(?:incidentally|by the way|fun fact|as an aside|on another note|on a different note|unrelated,?|"
+    # (also the answer to another question the customer asked: "As for your book club, …", "Zu Ihrer Frage: …",
+    # "Y sobre tu pregunta: …", and a tip announced as one: "Un consejo: …")
+    r"^\W*(?:(?:and|und|et|y|en)\s+)?(?:as for your|as to your|about your other question|"
+    r"(?:about|on|to|regarding)\s+your\s+(?:other\s+|second\s+)?question|zu\s+(?:ihrer|deiner)\s+(?:anderen\s+)?frage|"
+    r"quant à (?:votre|ta)|pour (?:votre|ta) (?:autre )?question|(?:sobre|en cuanto a) (?:tu|su) (?:otra )?pregunta|"
+    r"wat (?:je|uw) (?:andere )?vraag betreft|(?:a|one|quick|little) tip:|ein tipp:|un (?:petit )?conseil\s?:|"
+    r"un consejo:|een tip:|"
+    r"incidentally|by the way|fun fact|as an aside|on another note|on a different note|unrelated,?|"
     r"in other news|(?:pro )?tip:|"
     r"did you know|i hear(?!\s+you\b)|i heard(?!\s+you\b)|apparently|rumou?r has it|"
     r"for your (?:book club|essay|class|homework|report|paper|presentation|assignment|trip|party|dinner|"

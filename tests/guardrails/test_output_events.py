@@ -1873,7 +1873,30 @@ CAUGHT_TWENTY_FIRST += [
     ("BK-39902 ist unterwegs und sollte in zwei Tagen bei Ihnen sein.", UNTRACKED, UNGROUNDED_COMMITMENT, "estimate"),
 ]
 
+CAUGHT_TWENTY_FIRST += [
+    (
+        "BK-39902 was delivered on November 6. As for your book club, ask which ending each reader expected.",
+        LOOKED_UP,
+        OFF_TOPIC,
+        "digression",
+    ),
+    (
+        "BK-39902 wurde am 6. November zugestellt. Zu Ihrer Frage: Kafka schrieb den Roman 1914.",
+        LOOKED_UP,
+        OFF_TOPIC,
+        "digression",
+    ),
+    (
+        "What's the order number? And about your other question: the word goes back to the 1500s.",
+        [],
+        OFF_TOPIC,
+        "digression",
+    ),
+]
+
 PASSES_TWENTY_FIRST = [
+    ("BK-39902 was delivered on November 6. As for your other question, gift cards can't be returned.", LOOKED_UP),
+    ("Zu Ihrer Frage: Die Rücksendung ist kostenlos, das Etikett kommt per E-Mail.", RETURNED),
     ("I couldn't find BK-39902, but books can be returned within 30 days of delivery.", NOT_FOUND),
     ("If the payment didn't go through, the order would show as cancelled.", CANCELLED),
     ("BK-39902 ist unterwegs; ein Zustelldatum habe ich leider nicht.", UNTRACKED),
