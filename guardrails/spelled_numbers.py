@@ -293,13 +293,34 @@ def _count_digits(match: re.Match) -> str:
     return f"{low}{match.group('range')}{high}{match.group('unit')}"
 
 
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=1)
+def _gates() -> tuple[frozenset[str], ...]:
+    """For each pattern of _patterns, words one of which a text must hold for the pattern to match: most
+    replies hold none, and the patterns' long alternations are then never run."""
+    tokens = lambda phrases: frozenset(word for phrase in phrases for word in _WORD.findall(phrase.lower()))  # noqa: E731
+    months = tokens(_MONTHS.replace("(?-i:", "").replace(")", "").split("|"))
+    high_numbers = tokens(word for word, n in number_words().items() if n >= 10)
+    return (
+        months,
+        months,
+        tokens(_english_ordinals()),
+        tokens(_CURRENCY.replace("?", "").split("|")) | {"dollar", "euro"},
+        tokens(_TIME_UNITS.replace("?", "").split("|")) | {"hour", "day", "week"},
+        high_numbers,
+    )
+
+
 def with_digits(text: str, keep: Iterable[str] = ()) -> str:
     """The text with dates and amounts written in words rewritten in digits; everything else, and the
     phrases of `keep` (the thread's titles: "a copy of Nineteen Eighty-Four" names no price), unchanged."""
-    if not text or not any(character.isalpha() for character in text):
-        return text
+    words = set(_WORD.findall(text.lower()))
     rewrites = (_day_digits, _day_digits, _day_digits, _money_digits, _count_digits, _money_digits)
-    for pattern, digits in zip(_patterns(), rewrites, strict=True):
+    for pattern, gate, digits in zip(_patterns(), _gates(), rewrites, strict=True):
+        if not words & gate:
+            continue
         spans = _protected(text, keep)
 
         def rewrite(match: re.Match, digits=digits, spans=spans) -> str:
