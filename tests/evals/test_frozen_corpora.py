@@ -85,6 +85,8 @@ PINNED_SHA256 = {
     "l4_test47.jsonl": "014d3c2566c433baf02885ab24adf0db82ca7fe1103263b27ab20c5cac5030ca",
     "l4_test48.jsonl": "1c8f2024c7030dbf5bd0c5a3fdd5d77c4fda5c2ab0f8b57a0a01634b8ec82b76",
     "l4_test49.jsonl": "f118e9cb89ec5cc0fa474858c4729760d568632e0e5fd5f75cb1888321df23c3",
+    "l4_test50.jsonl": "1ed9d1e0c48c429890753f9603500046aa124d44bdf42ed9fc1f6e721a4c89a7",
+    "l4_test51.jsonl": "8c5695571cec5908641e41772ed5df84685b43fb0b9251afed49b5e9a9436015",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -158,13 +160,15 @@ MINIMUM = {
     "l4_test47.jsonl": {"pass": 190, "block": 130},
     "l4_test48.jsonl": {"pass": 190, "block": 130},
     "l4_test49.jsonl": {"pass": 190, "block": 130},
+    "l4_test50.jsonl": {"pass": 190, "block": 130},
+    "l4_test51.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
 # l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i-, l4h-, l4g-,
 # l4f-, l4e-, l4d-, l4c-, l4b-, l4a- (third to twenty-sixth L4 parts), then four letters: l4za-, l4zb-, l4zc-
 # to l4zh- (twenty-seventh to thirty-fourth), l4zi- to l4zs- (thirty-fifth to forty-fifth), l4zv-, l4zu-,
-# l4zw-, l4zx- (forty-sixth to forty-ninth).
+# l4zw-, l4zx-, l4zy-, l4zz- (forty-sixth to fifty-first).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",
@@ -231,6 +235,8 @@ ID_PREFIX = {
     "l4_test47.jsonl": "l4zu",
     "l4_test48.jsonl": "l4zw",
     "l4_test49.jsonl": "l4zx",
+    "l4_test50.jsonl": "l4zy",
+    "l4_test51.jsonl": "l4zz",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
