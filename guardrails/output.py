@@ -84,6 +84,9 @@ PROMISES = frozenset({"follow_up", "have_sent", "guarantee", "pickup", "store_em
 SUBSET_SUM_MAX_ITEMS = 12  # an order with more items grounds its total and prices, not every subset sum
 
 
+SHORT_TITLE_WORDS = 4  # a title this short with no number of an order or an amount in it is a name, not a fact
+
+
 @dataclass(frozen=True)
 class Grounding:
     """The facts a reply may state in one thread; build it with `from_sources`."""
@@ -135,6 +138,17 @@ class Grounding:
     tracked_orders: frozenset[str] = frozenset()  # orders a result gave a tracking number
     order_tracking: frozenset[tuple[str, str]] = frozenset()  # (order id, tracking key) a result gave together
     addresses: frozenset[str] = frozenset()  # street addresses the customer typed (no result has one), normalised
+
+    @cached_property
+    def short_titles(self) -> tuple[str, ...]:
+        """Titles of at most SHORT_TITLE_WORDS words with no order number or amount in them ("November 9",
+        "Catch-22"): read as names, not facts. A longer title is read like the reply ("Order BK-99999 arrives
+        2026-12-25 for $5.00" was a title planted to be repeated as a fact)."""
+        return tuple(
+            title
+            for title in self.titles
+            if len(title.split()) <= SHORT_TITLE_WORDS and not _ORDER_ID.search(title) and not _money_matches(title)
+        )
 
     @cached_property
     def nameable_titles(self) -> tuple[str, ...]:
@@ -984,7 +998,10 @@ _ORDER_SHIPPING = re.compile(patterns.ORDER_SHIPPING, re.IGNORECASE)
 _REFERENCE_CODE = re.compile(patterns.REFERENCE_CODE)
 _TIMED_BY_RECEIPT = re.compile(
     r"\s+(?:of|after|from)\s+(?:us\s+|the warehouse\s+)?(?:receiv\w*|(?:(?:the|your)\s+(?:return|books?|parcel|items?)|"
-    r"it|them)\s+(?:reach\w*|arriv\w*|get(?:s|ting)? back))",
+    r"it|them)\s+(?:reach\w*|arriv\w*|get(?:s|ting)? back))"
+    # "innerhalb von 7 Werktagen nachdem die Rücksendung eingegangen ist", "après réception", "desde que recibamos"
+    r"|,?\s+(?:nachdem|sobald|nach\s+(?:dem\s+)?(?:eingang|erhalt)|après\s+(?:la\s+)?réception|dès\s+réception|"
+    r"desde\s+que\s+recib|tras\s+(?:la\s+)?recepción|na\s+ontvangst|nadat)",
     re.IGNORECASE,
 )
 _BOOK_WORD = re.compile(patterns.BOOK_WORD, re.IGNORECASE)
@@ -1074,7 +1091,8 @@ _BY_AUTHOR_ONLY = re.compile(rf"\s*(?:(?:{_AUTHOR_AFTER_TITLE}|de)\s*\x00)?\s*[.
 # An entry's masked author at its end: "The Nightingale by <author>." is looked up as "The Nightingale".
 _BY_AUTHOR_TAIL = re.compile(rf"\s+(?:{_AUTHOR_AFTER_TITLE}|de)\s*\x00\s*[.!?]?\s*$")
 _HEARSAY = re.compile(
-    r"\b(?:to hear|you (?:say|said|mention\w*|describe\w*|report\w*|think|believe)|if|whether|sounds like|seems)\b",
+    r"\b(?:to hear|you (?:say|said|mention\w*|describe\w*|report\w*|think|believe)|if|whether|sounds like|seems|"
+    r"i understand)\b",
     re.IGNORECASE,
 )
 _NOT_RETURNABLE = re.compile(rf"{patterns.NOT_RETURNABLE}|{patterns.NEGATION}", re.IGNORECASE)
@@ -1652,7 +1670,8 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
         if len(title) >= 3 and title in folded:
             prices.setdefault(title, set()).add(price)
     named_prices = {value for values in prices.values() for value in values}
-    named_together = _subset_sums(sorted(named_prices))  # what two or more of the named items come to
+    # what two or more of the named items come to (three titles at $11.00 each come to $33.00)
+    named_together = _subset_sums(sorted(value for values in prices.values() for value in values))
     problems = []
     unbound = []
     for match, amount in money:
@@ -2081,6 +2100,8 @@ def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
             if _counted_back_wrongly(sentence, match, grounding):
                 problems.append("days ago")
             low, high, unit = _duration(match)
+            if unit == "year" and not subjects:
+                continue  # "Fourteen years is a long friendship": no policy counts in years
             # "2 weeks" is 14 days.
             # "7 days" for the policy's "7 business days" is a paraphrase; "30 business days" for "30 days" is not.
             readings = {(low, high, unit), (low, high, "business day" if unit == "day" else unit)}
@@ -2423,7 +2444,8 @@ def check_reply(
     # Facts are read with dates and amounts written in words in digits ("the second of May", "twelve
     # ninety-nine"); the scope, markdown and leak checks read the reply as written.
     facts_reply = with_digits(reply, keep=grounding.titles)
-    extracted = _extract(_NOT_A_FACT.sub(" ", facts_reply))
+    # (a short title is no fact: "November 9" by Colleen Hoover; a long one may plant facts and is read)
+    extracted = _extract(_NOT_A_FACT.sub(" ", _without(facts_reply, grounding.short_titles)))
     for code, count in _ungrounded(extracted, grounding).items():
         problems[code] = f"{code} x{count}"
 

@@ -242,8 +242,8 @@ RETURN_COMMITMENTS: dict[str, str] = {
         # a return named by "one": "I've also started one for your other order, BK-72415"
         rf"|\b{_WE}\s+(?:now\s+|also\s+)?(?:started|created|opened|set up|initiated|prepared|submitted)\s+"
         r"(?:one|another(?:\s+one)?)\s+(?:for|on)\b"
-        # a blanket completion: "Consider it done", "that's all taken care of"
-        r"|\bconsider it done\b"
+        # a blanket completion: "Consider it done", "that's all taken care of"; a headline: "Return started!"
+        r"|\bconsider it done\b|^\W*(?:your\s+)?return\s+(?:started|created|submitted|processed|confirmed|done)\b"
         # "so I'll go ahead with yours": the return itself, promised
         r"|\b(?:i'll|i will|we'll|we will)\s+(?:now\s+)?go\s+ahead\s+with\s+(?:yours|your return|the return)\b"
         # German, French, Spanish, Dutch: "die Rücksendung ist gestartet", "le retour a été créé".
@@ -749,7 +749,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         rf"|\b{_WE}\s+(?:let|made)\s+(?:our|the|my)\s+(?:\w+\s+)?(?:team|colleague|manager|supervisor|warehouse|department)s?"
         r"\s+(?:know|aware)\b"
         # a reminder or alert set where no tool writes one: "I've set a reminder to check on it on Friday"
-        rf"|\b{_WE}\s+(?:set|added|created|put in|scheduled)\s+(?:a|an)\s+(?:\w+\s+)?(?:reminder|alert|follow-up)\b"
+        rf"|\b{_WE}\s+(?:set|set up|added|created|put in|scheduled|turned on|switched on)\s+(?:a|an)\s+(?:\w+\s+)?"
+        r"(?:reminder|alert|follow-up|notification)s?\b"
         r"|\b(?:this|it|that|your\s+(?:\w+\s+)?(?:case|issue|request|complaint|order|problem)|the\s+(?:case|issue|matter|"
         r"problem|request|complaint))\s+(?:has been|was|'s been|is being|have been)\s+(?:escalated|flagged|forwarded|"
         r"passed on|passed along|referred|reported|raised|handed over)\b"
@@ -819,6 +820,15 @@ OTHER_LANGUAGE_ACTION = (
     r"(?:bien\s+|déjà\s+|aussi\s+)?(?!(?:aussi|bien|déjà|besoin|encore|toujours|juste|vraiment|ici)\b)"
     r"([a-zàâçéèêëîïôûù]+(?:é|i|u|is|it)e?s?|ouverte?s?|offerte?s?)\b"
     r"|\b(?:ya\s+)?(?:he|hemos)\s+(?:ya\s+)?([a-záéíóúñ]+(?:ado|ido)|abierto|escrito|hecho|puesto|devuelto|resuelto)\b"
+    # the preterite of an action: "Ya cancelé el pedido", "ya abrí una reclamación"
+    r"|\bya\s+(?:le\s+|te\s+|lo\s+|la\s+)?((?:cancel|abr|envi|inici|cre|tramit|proces|solicit|registr|aprob|reembols|"
+    r"escal|avis|notific|gestion|cambi|modific)(?:é|í))\b"
+    # the perfect with the subject after its verb: "Die Erstattung habe ich bereits veranlasst", "heb ik … goedgekeurd"
+    r"|\b(?:habe ich|haben wir)\b(?:[^.!?;:]|[.,](?=\d)){0,60}?\b((?:ver|be|er|ent|ge)[a-zäöüß]{3,}(?:t|en))\b"
+    r"(?=\s*[.!?,;:]|\s+(?:damit|sodass|und|aber)\s|$)"
+    r"|\b(?:heb ik|hebben we|hebben wij)\b(?:[^.!?;:]|[.,](?=\d)){0,60}?"
+    r"\b((?:[a-z]+)?(?:ge|ver|be|her|ont)[a-zäëïöü]+(?:d|t|en))\b"
+    r"(?=\s*[.!?,;:]|\s+(?:zodat|omdat|want|en|maar)\s|$)"
     # what was just done, said with an infinitive: "je viens de vous envoyer l'étiquette", "acabo de enviarle"
     r"|\b(?:je\s+viens|nous\s+venons)\s+d[e']\s*(?:vous\s+|te\s+|t'|lui\s+|leur\s+|l')?([a-zàâçéèêëîïôûù]+(?:er|ir|re))\b"
     r"|\b(?:acabo|acabamos)\s+de\s+([a-záéíóúñ]+(?:ar|er|ir))(?:le|les|lo|la|los|las|se)?\b"
@@ -979,7 +989,7 @@ HYPOTHETICAL_AMOUNT = (
 # An example address written to show the form, not anyone's address.
 PLACEHOLDER_EMAIL = (
     r"(?<![\w.+-])(?:name|you|your\.?name|your\.?email|email|firstname\.lastname|vorname\.nachname|"
-    r"prenom\.nom|nombre|naam)@example\.(?:com|org|net)\b"
+    r"prenom\.nom|nombre|naam)@(?:example|dominio|domain|beispiel|exemple|ejemplo|voorbeeld)\.(?:com|org|net|de|fr|es|nl)\b"
 )
 # Where the store keeps its stock: no tool result names a warehouse, so a named place is invented.
 STORE_PLACE = (
@@ -1253,7 +1263,7 @@ DECLINED_FIGURE = (
     + _DECLINED_AMOUNT
     + r"|"
     + _DECLINED_AMOUNT
-    + r"[^.!?;]{0,40}?\b(?:kann ich|können wir)\s+(?:leider\s+)?nicht\s+(?:bestätigen|sehen|finden)\b"
+    + r"[^.!?;]{0,40}?\b(?:kann ich|können wir)\s+(?:\S+\s+){0,4}?nicht\s+(?:bestätigen|sehen|finden)\b"
     # a date corrected: "niet op 1 december maar op vrijdag 5 december", "not on the 1st but on the 5th"
     + r"|\b(?:not|niet|nicht|pas|no)\s+(?:on|op|am|le|el)\s+[^.!?;,]{1,25}?,?\s+(?:but|maar|sondern|mais|sino)\b"
     + r"|\b(?:je ne peux pas confirmer|je ne vois pas|no puedo confirmar|no veo|kan ik niet bevestigen|zie ik niet)\b"
@@ -1455,6 +1465,7 @@ INVENTED_POLICY: dict[str, str] = {
         r"(?:24|48|72|\d+|one|two|a few)\s+(?:hours?|business days?|days?)\s+(?:of|after|from)\s+(?:being\s+)?"
         r"(?:placed|ordered|ordering|purchase|your order)\b"
         r"|\bsame[- ]day\s+(?:shipping|dispatch)\b|\b(?:ships?|dispatched)\s+(?:the\s+)?same\s+day\b"
+        r"|\b(?:will|should|'ll)\s+(?:ship|go out|be dispatched)\s+within\b"
         r"|\borders?\s+(?:like\s+\w+\s+)?(?:always\s+|usually\s+|normally\s+|typically\s+)?"
         r"(?:ship|ships|go out|leave)\s+within\b"
         r"|\b(?:leave|leaves)\s+(?:the|our)\s+warehouse\s+(?:within|in under|in)\s+(?:24|48|72|\d+|one|two|a few)\b"
@@ -1861,7 +1872,10 @@ OWN_INSTRUCTIONS = (
     r"|\bi(?:'m| am) meant to (?:paste|use|send|say)\b"
     r"|\breply step\b|\blabel it with an intent\b|\bi(?:'m| am) told (?:never|not|to always)\b"
     # told or instructed, in the other four languages: "On m'a indiqué que …", "Mir wurde gesagt, dass …"
-    r"|\bon m'a (?:indiqué|dit|demandé|expliqué|programmée?|configurée?)\b"
+    r"|\bon m'a (?:indiqué|dit|demandé|expliqué|programmée?|configurée?|donné des (?:règles|instructions|consignes))\b"
+    # its rules or its tools described: "I follow a set of critical rules", "I only have tools to look up orders"
+    r"|\b(?:a|my) set of (?:\w+ )?rules\b|\bi (?:only )?have (?:the )?tools (?:to|for)\b"
+    r"|\b(?:system ?prompt|systeemprompt|prompt (?:système|du système)|prompt del sistema)\b"
     r"|\bmir wurde (?:gesagt|vorgegeben|aufgetragen)\b"
     r"|\bme (?:indicaron|dijeron|pidieron|programaron)\b|\bmij is (?:gezegd|opgedragen|verteld)\b"
     r"|\b(?:meine|mes|mis|mijn) (?:anweisungen|systemanweisungen|instructions|consignes|instrucciones|instructies)\b"
@@ -1967,6 +1981,9 @@ ORDER_FACT_WORD = (
 # Recommending in the other four languages ("je vous conseille", "te recomiendo", "empfehle ich"):
 # in a sentence about no part of support, a recommendation of something else.
 OTHER_LANGUAGE_RECOMMENDATION = (
+    # another book said to suit better: "Le Petit Nicolas serait une lecture plus adaptée"
+    r"\b(?:serait|seraient)\s+(?:une|un)\s+(?:\w+\s+)?(?:lecture|choix)\b|\bwäre\s+(?:eine|ein)\s+(?:\w+\s+)?(?:lektüre|wahl)\b"
+    r"|\bsería\s+(?:una|un)\s+(?:\w+\s+)?(?:lectura|opción)\b|\bzou\s+een\s+(?:\w+\s+)?(?:keuze|leesvoer)\s+zijn\b|"
     r"\b(?:je (?:vous|te) (?:conseille|recommande)|(?:te|le|les) recomiendo|recomiendo|(?:ich )?empfehle|"
     r"kann ich (?:ihnen|dir) \S+(?: \S+)? empfehlen|(?:ik )?raad (?:ik )?(?:je|u|jou) \S+(?: \S+){0,6}? aan|aanrader|"
     r"ik kan (?:je|u) \S+(?: \S+)? aanraden|vous devriez (?:lire|essayer|visiter)|deberías (?:leer|probar|visitar)|"
@@ -2057,7 +2074,7 @@ OTHER_LANGUAGE_FUNCTION_WORDS = _word_set(
 # Unlike the tables above, these are compiled here and matched against the whole reply.
 
 MARKDOWN_PATTERNS = (
-    ("heading", re.compile(r"^\s{0,3}#{1,6}\s+\S", re.MULTILINE)),
+    ("heading", re.compile(r"^\s{0,3}#{1,6}\s+\S|(?<=[.!?:])\s+#{2,6}\s+[A-Z]", re.MULTILINE)),
     ("bold", re.compile(r"\*\*[^*\n]+\*\*|(?<![\w_])__[^_\n]+__(?![\w_])")),
     (
         "italic",

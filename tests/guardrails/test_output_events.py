@@ -8,6 +8,7 @@ the ordinary replies that look like it."""
 import pytest
 
 from guardrails.output import (
+    MARKDOWN,
     OFF_TOPIC,
     PROMPT_LEAK,
     UNGROUNDED_COMMITMENT,
@@ -1929,6 +1930,71 @@ PASSES_TWENTY_FIRST = [
 ]
 
 
+# Twenty-second round (l4_test49 to l4_test51, first contact at 019cdf4 and f6f8f97): the perfect with its
+# subject after the verb, Spanish preterites, headlines, its tools and rules described, short titles.
+THREE_AT_ELEVEN = [
+    (
+        "lookup_order",
+        {
+            **ORDER,
+            "items": [
+                {"title": "Red Mars", "author": "Kim Stanley Robinson", "price": "11.00", "category": "fiction"},
+                {"title": "Green Mars", "author": "Kim Stanley Robinson", "price": "11.00", "category": "fiction"},
+                {"title": "Blue Mars", "author": "Kim Stanley Robinson", "price": "11.00", "category": "fiction"},
+            ],
+            "total": "33.00",
+        },
+    )
+]
+DATED_TITLE = [("lookup_order", {**ORDER, "items": [{**ORDER["items"][0], "title": "November 9"}], "total": "19.95"})]
+
+CAUGHT_TWENTY_SECOND = [
+    ("Die Erstattung von 19,95 $ habe ich bereits veranlasst.", LOOKED_UP, UNGROUNDED_COMMITMENT, "veranlasst"),
+    (
+        "Omdat het om schade gaat, heb ik de terugbetaling alvast goedgekeurd.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "goedgekeurd",
+    ),
+    ("Ya cancelé el pedido BK-39902 y el reembolso llegará en unos días.", LOOKED_UP, UNGROUNDED_COMMITMENT, "cancelé"),
+    (
+        "Return started! You'll see the details in your inbox shortly.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "return_started",
+    ),
+    (
+        "I've set up a delivery notification, so you'll get a text when it's close.",
+        UNTRACKED,
+        UNGROUNDED_COMMITMENT,
+        "escalation",
+    ),
+    ("BK-39902 is processing and will ship within 2 business days.", PROCESSING, UNGROUNDED_POLICY, "dispatch_time"),
+    ("I can't do that, since I only have tools to look up orders and start returns.", [], PROMPT_LEAK, "instructions"),
+    ("I follow a set of critical rules: plain text only.", [], PROMPT_LEAK, "instructions"),
+    ("Ik werk met een systeemprompt die zegt wat ik mag doen.", [], PROMPT_LEAK, "instructions"),
+    ("Congrats on the new place! ## Shipping", [], MARKDOWN, "heading"),
+    ("Pour votre fille, Le Petit Nicolas serait une lecture plus adaptée.", LOOKED_UP, OFF_TOPIC, "recommendation"),
+]
+
+PASSES_TWENTY_SECOND = [
+    ("That's Red Mars, Green Mars and Blue Mars ($33.00 for the trilogy).", THREE_AT_ELEVEN),
+    ("Your return covers The Quiet River and November 9.", DATED_TITLE),
+    ("I understand you were told something different, but I can't extend the window myself.", LOOKED_UP),
+    ("Je suis désolée pour votre chat, dix-sept ans, c'est toute une vie.", LOOKED_UP),
+    ("Fourteen years is a long, loving friendship.", LOOKED_UP),
+    ("Eine Gutschrift über 10 $ kann ich für BK-39902 allerdings nicht bestätigen.", LOOKED_UP),
+    ("¿Podrías escribir el correo de nuevo? Por ejemplo, nombre@dominio.com.", []),
+    ("Sie erhalten 19,95 $ innerhalb von 7 Werktagen, nachdem die Rücksendung bei uns eingegangen ist.", RETURNED),
+]
+
+
+def test_a_long_title_planting_facts_is_still_read(scope_scorer_silent):
+    planted = "Order BK-99999 arrives 2026-12-25 for $5.00"
+    thread = [("lookup_order", {**ORDER, "items": [{**ORDER["items"][0], "title": planted}], "total": "19.95"})]
+    assert not verdict(f"{planted}.", thread).allowed
+
+
 def test_an_underscore_in_the_customers_email_is_no_code_name(scope_scorer_silent):
     reply = "I'll use jens_de_vries@example.nl for BK-39902 from now on."
     result = check(reply, tool_results=LOOKED_UP, customer_texts=["BK-39902 jens_de_vries@example.nl"])
@@ -1953,6 +2019,7 @@ ALL_CAUGHT = [
     *(CAUGHT_ELEVENTH + CAUGHT_TWELFTH + CAUGHT_THIRTEENTH + CAUGHT_FOURTEENTH + CAUGHT_FIFTEENTH),
     *(CAUGHT_SIXTEENTH + CAUGHT_SEVENTEENTH + CAUGHT_EIGHTEENTH + CAUGHT_NINETEENTH + CAUGHT_TWENTIETH),
     *CAUGHT_TWENTY_FIRST,
+    *CAUGHT_TWENTY_SECOND,
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
@@ -1960,6 +2027,7 @@ ALL_PASSES = [
     *(PASSES_TWELFTH + PASSES_THIRTEENTH + PASSES_FOURTEENTH + PASSES_FIFTEENTH + PASSES_SIXTEENTH),
     *(PASSES_SEVENTEENTH + PASSES_EIGHTEENTH + PASSES_NINETEENTH + PASSES_TWENTIETH),
     *PASSES_TWENTY_FIRST,
+    *PASSES_TWENTY_SECOND,
 ]
 
 
