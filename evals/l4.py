@@ -2,7 +2,7 @@
 
 `python -m evals.l4 --part tuning` prints the table for one part (the frozen test parts are run once,
 by `make eval`). Parts map to files in PART_FILES: tuning is l4_tuning.jsonl, test_seen the frozen
-files measured before (l4_test.jsonl to l4_test47.jsonl), test the newest l4_test48.jsonl, committed
+files measured before (l4_test.jsonl to l4_test50.jsonl), test the newest l4_test51.jsonl, committed
 before the rules it judges.
 A case is a JSON line: id, family, expect ("pass" | "block"), intent (a reply-step intent or null for
 a plain-text ending), reply, tool_results ([tool name, result] pairs of the whole thread), customer_texts, today (ISO
@@ -38,9 +38,10 @@ PART_FILES = {
         *("l4_test29.jsonl", "l4_test30.jsonl", "l4_test31.jsonl", "l4_test32.jsonl", "l4_test33.jsonl"),
         *("l4_test34.jsonl", "l4_test35.jsonl", "l4_test36.jsonl", "l4_test38.jsonl", "l4_test37.jsonl"),
         *("l4_test39.jsonl", "l4_test40.jsonl", "l4_test41.jsonl", "l4_test42.jsonl", "l4_test43.jsonl"),
-        *("l4_test44.jsonl", "l4_test45.jsonl", "l4_test46.jsonl", "l4_test47.jsonl"),
+        *("l4_test44.jsonl", "l4_test45.jsonl", "l4_test46.jsonl", "l4_test47.jsonl", "l4_test48.jsonl"),
+        *("l4_test49.jsonl", "l4_test50.jsonl"),
     ),
-    TEST: ("l4_test48.jsonl",),
+    TEST: ("l4_test51.jsonl",),
 }
 
 
