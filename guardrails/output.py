@@ -858,11 +858,13 @@ def _percents(text: str) -> set[Decimal]:
 # --- Markdown -------------------------------------------------------------------------------------
 
 
-def _without(text: str, phrases: Iterable[str], *, placeholder: str = " ") -> str:
-    """`text` with each phrase (a grounded title) replaced by `placeholder`, longest first, ignoring case."""
+def _without(text: str, phrases: Iterable[str], *, placeholder: str = " ", whole_words: bool = False) -> str:
+    """`text` with each phrase (a grounded title) replaced by `placeholder`, longest first, ignoring case;
+    with `whole_words`, only where it stands as words of its own (the title "Dune" is not in "RMA-DUNE0001")."""
     for phrase in sorted(phrases, key=len, reverse=True):
         if len(phrase) >= 2:
-            text = re.sub(re.escape(phrase), placeholder, text, flags=re.IGNORECASE)
+            pattern = rf"(?<![\w-]){re.escape(phrase)}(?![\w-])" if whole_words else re.escape(phrase)
+            text = re.sub(pattern, placeholder, text, flags=re.IGNORECASE)
     return text
 
 
@@ -2445,7 +2447,7 @@ def check_reply(
     # ninety-nine"); the scope, markdown and leak checks read the reply as written.
     facts_reply = with_digits(reply, keep=grounding.titles)
     # (a short title is no fact: "November 9" by Colleen Hoover; a long one may plant facts and is read)
-    extracted = _extract(_NOT_A_FACT.sub(" ", _without(facts_reply, grounding.short_titles)))
+    extracted = _extract(_NOT_A_FACT.sub(" ", _without(facts_reply, grounding.short_titles, whole_words=True)))
     for code, count in _ungrounded(extracted, grounding).items():
         problems[code] = f"{code} x{count}"
 

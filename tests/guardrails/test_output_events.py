@@ -1995,6 +1995,12 @@ def test_a_long_title_planting_facts_is_still_read(scope_scorer_silent):
     assert not verdict(f"{planted}.", thread).allowed
 
 
+def test_a_short_title_inside_a_code_is_still_read(scope_scorer_silent):
+    dune = [("lookup_order", {**ORDER, "items": [{**ORDER["items"][0], "title": "Dune"}], "total": "19.95"})]
+    assert not verdict("Done! Your return of Dune is RMA-DUNE0001.", dune).allowed
+    assert verdict("Dune was delivered on November 6.", dune).allowed
+
+
 def test_an_underscore_in_the_customers_email_is_no_code_name(scope_scorer_silent):
     reply = "I'll use jens_de_vries@example.nl for BK-39902 from now on."
     result = check(reply, tool_results=LOOKED_UP, customer_texts=["BK-39902 jens_de_vries@example.nl"])
