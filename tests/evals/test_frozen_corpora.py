@@ -87,6 +87,8 @@ PINNED_SHA256 = {
     "l4_test49.jsonl": "f118e9cb89ec5cc0fa474858c4729760d568632e0e5fd5f75cb1888321df23c3",
     "l4_test50.jsonl": "1ed9d1e0c48c429890753f9603500046aa124d44bdf42ed9fc1f6e721a4c89a7",
     "l4_test51.jsonl": "8c5695571cec5908641e41772ed5df84685b43fb0b9251afed49b5e9a9436015",
+    "l4_test52.jsonl": "9765f15b0890341b8f0d6c5d9910833f47c99972e838f3b28548c702301e61c2",
+    "l4_test53.jsonl": "76dd842fa68ef407122db39301779f3e0c58a9dd89ba9c8c5c7b2e6bd0d72852",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -162,13 +164,15 @@ MINIMUM = {
     "l4_test49.jsonl": {"pass": 190, "block": 130},
     "l4_test50.jsonl": {"pass": 190, "block": 130},
     "l4_test51.jsonl": {"pass": 190, "block": 130},
+    "l4_test52.jsonl": {"pass": 190, "block": 130},
+    "l4_test53.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
 # l4w-, l4x-, l4y-, l4z-, l4v-, l4s-, l4r-, l4q-, l4p-, l4o-, l4n-, l4m-, l4l-, l4k-, l4j-, l4i-, l4h-, l4g-,
 # l4f-, l4e-, l4d-, l4c-, l4b-, l4a- (third to twenty-sixth L4 parts), then four letters: l4za-, l4zb-, l4zc-
 # to l4zh- (twenty-seventh to thirty-fourth), l4zi- to l4zs- (thirty-fifth to forty-fifth), l4zv-, l4zu-,
-# l4zw-, l4zx-, l4zy-, l4zz- (forty-sixth to fifty-first).
+# l4zw-, l4zx-, l4zy-, l4zz- (forty-sixth to fifty-first), l4ya-, l4yb- (fifty-second and fifty-third).
 ID_PREFIX = {
     "l0_test.jsonl": "l0t",
     "l4_test.jsonl": "l4t",
@@ -237,6 +241,8 @@ ID_PREFIX = {
     "l4_test49.jsonl": "l4zx",
     "l4_test50.jsonl": "l4zy",
     "l4_test51.jsonl": "l4zz",
+    "l4_test52.jsonl": "l4ya",
+    "l4_test53.jsonl": "l4yb",
 }
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
