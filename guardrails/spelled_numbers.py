@@ -178,7 +178,7 @@ def _day_words() -> dict[str, int]:
     return {word: n for word, n in words.items() if 1 <= n <= 31}
 
 
-def _alternation(words) -> str:
+def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
 
 
@@ -265,10 +265,14 @@ def _english_suffix(n: int) -> str:
     return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
+def _value(words: str) -> int:
+    """The number a matched phrase of number words names ("twenty  one" is "twenty one")."""
+    return number_words()[" ".join(words.lower().split())]
+
+
 def _money_digits(match: re.Match) -> str:
-    whole = number_words()[" ".join(match.group("whole").lower().split())]
     cents = match.groupdict().get("cents_word") or match.group("cents")
-    amount = f"${whole}.{number_words()[' '.join(cents.lower().split())]:02d}" if cents else f"${whole}.00"
+    amount = f"${_value(match.group('whole'))}.{_value(cents) if cents else 0:02d}"
     return f"{match.groupdict().get('lead') or ''}{amount}"
 
 
@@ -285,37 +289,37 @@ def _protected(text: str, keep: Iterable[str]) -> list[tuple[int, int]]:
 
 def _count_digits(match: re.Match) -> str:
     """ "three to five business days": "3 to 5 business days"."""
-    words = number_words()
-    low = words[" ".join(match.group("count").lower().split())]
+    low = _value(match.group("count"))
     if match.group("high") is None:
         return f"{low}{match.group('unit')}"
-    high = words[" ".join(match.group("high").lower().split())]
-    return f"{low}{match.group('range')}{high}{match.group('unit')}"
+    return f"{low}{match.group('range')}{_value(match.group('high'))}{match.group('unit')}"
 
 
 _WORD = re.compile(r"[^\W\d_]+")
+
+
+def _tokens(phrases: Iterable[str]) -> frozenset[str]:
+    return frozenset(word for phrase in phrases for word in _WORD.findall(phrase.lower()))
 
 
 @lru_cache(maxsize=1)
 def _gates() -> tuple[frozenset[str], ...]:
     """For each pattern of _patterns, words one of which a text must hold for the pattern to match: most
     replies hold none, and the patterns' long alternations are then never run."""
-    tokens = lambda phrases: frozenset(word for phrase in phrases for word in _WORD.findall(phrase.lower()))  # noqa: E731
-    months = tokens(_MONTHS.replace("(?-i:", "").replace(")", "").split("|"))
-    high_numbers = tokens(word for word, n in number_words().items() if n >= 10)
+    months = _tokens(_MONTHS.replace("(?-i:", "").replace(")", "").split("|"))
     return (
         months,
         months,
-        tokens(_english_ordinals()),
-        tokens(_CURRENCY.replace("?", "").split("|")) | {"dollar", "euro"},
-        tokens(_TIME_UNITS.replace("?", "").split("|")) | {"hour", "day", "week"},
-        high_numbers,
+        _tokens(_english_ordinals()),
+        _tokens(_CURRENCY.replace("?", "").split("|")) | {"dollar", "euro"},
+        _tokens(_TIME_UNITS.replace("?", "").split("|")) | {"hour", "day", "week"},
+        _tokens(word for word, n in number_words().items() if n >= 10),
     )
 
 
 def with_digits(text: str, keep: Iterable[str] = ()) -> str:
-    """The text with dates and amounts written in words rewritten in digits; everything else, and the
-    phrases of `keep` (the thread's titles: "a copy of Nineteen Eighty-Four" names no price), unchanged."""
+    """The text with dates, amounts and durations written in words rewritten in digits; everything else, and
+    the phrases of `keep` (the thread's titles: "a copy of Nineteen Eighty-Four" names no price), unchanged."""
     words = set(_WORD.findall(text.lower()))
     rewrites = (_day_digits, _day_digits, _day_digits, _money_digits, _count_digits, _money_digits)
     for pattern, gate, digits in zip(_patterns(), _gates(), rewrites, strict=True):
