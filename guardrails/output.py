@@ -979,6 +979,10 @@ _DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
 _RELATIVE_DAYS = tuple((days, re.compile(pattern, re.IGNORECASE)) for days, pattern in patterns.RELATIVE_DAYS)
 _ORDER_PLACED = re.compile(patterns.ORDER_PLACED, re.IGNORECASE)
 _NOT_DELIVERED = re.compile(patterns.NOT_DELIVERED, re.IGNORECASE)
+# What a status sentence may be about besides the order: its return, refund, label, a replacement, an email.
+_NOT_THE_ORDER = re.compile(
+    r"\b(?:return|refund|label|replacement|email|link|retour|rücksendung|devolución)\b", re.IGNORECASE
+)
 _CUSTOMER_REQUEST = re.compile(patterns.CUSTOMER_REQUEST, re.IGNORECASE)
 # An identifier written the way code writes it, snake_case or CONSTANT_CASE (not inside an address or a path).
 _CODE_NAME = re.compile(r"(?<![\w/.@-])(?:[a-z]+(?:_[a-z0-9]+)+|[A-Z]+(?:_[A-Z0-9]+)+)(?![\w/.@-])")
@@ -1217,7 +1221,7 @@ def _status_problems(sentences: list[str], grounding: Grounding) -> int:
             # A sentence about a return or a refund ("your return was delivered") is not the order's status,
             # nor one about something else that was cancelled ("the course was cancelled").
             before = sentence[: match.start()]
-            if re.search(r"\b(?:return|refund|label|replacement|email|link)\b", before, re.I):
+            if _NOT_THE_ORDER.search(before):
                 continue
             # a guess is not a status: "it may have been lost", "it might already be delivered"
             if _HEDGE.search(_CLAUSE_BREAK.split(before)[-1] + match.group()):
@@ -1327,11 +1331,7 @@ def _delivery_denied(sentence: str, order: str, grounding: Grounding) -> bool:
         return False
     # not the order's own delivery: a return's or a replacement's, a condition, the customer's words
     clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1] + match.group()
-    return not (
-        re.search(r"\b(?:return|refund|label|replacement|email|link|retour|rücksendung|devolución)\b", sentence, re.I)
-        or _CONDITIONAL_CLAUSE.search(clause)
-        or _HEARSAY.search(clause)
-    )
+    return not (_NOT_THE_ORDER.search(sentence) or _CONDITIONAL_CLAUSE.search(clause) or _HEARSAY.search(clause))
 
 
 def _order_in_question(named: set[str], grounding: Grounding) -> str:
