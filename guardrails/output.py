@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 from guardrails import linear_scorer
 from guardrails import output_patterns as patterns
-from guardrails.spelled_numbers import with_digits
+from guardrails.spelled_numbers import number_words, with_digits
 from guardrails.verdict import Verdict
 from orders.policy import REFUND_METHOD, RETURN_WINDOW_DAYS
 
@@ -725,7 +725,7 @@ def _extract(text: str) -> _Extracted:
 def _number(word: str) -> int:
     if word.isdigit():
         return int(word)
-    return patterns.NUMBER_WORDS.get(word.lower()) or patterns.OTHER_LANGUAGE_NUMBER_WORDS[word.lower()]
+    return number_words()[word.lower()]
 
 
 _DURATION = re.compile(patterns.DURATION, re.IGNORECASE)
@@ -2470,7 +2470,8 @@ def check_reply(
         problems[UNGROUNDED_REFUND_METHOD] = f"{UNGROUNDED_REFUND_METHOD} x{methods}"
 
     # A title may hold a markdown character ("*NSYNC"); a title set in italics is still italics.
-    kinds = _markdown_kinds(_without(without_emails, grounding.titles, placeholder="title"))
+    untitled = _without(without_emails, grounding.titles, placeholder="title")  # read by markdown and code names
+    kinds = _markdown_kinds(untitled)
     if kinds:
         problems[MARKDOWN] = f"markdown: {', '.join(kinds)}"
 
@@ -2486,7 +2487,7 @@ def check_reply(
     elif _leaked_identifiers(reply, tuple(prompt_fragments)):
         # Tool, intent and field names exist only in the prompt: naming one reveals how it works.
         problems[PROMPT_LEAK] = "prompt_leak: names from the prompt"
-    elif _CODE_NAME.search(_without(without_emails, grounding.titles)):
+    elif _CODE_NAME.search(untitled):
         # "reason nothing_returnable", "NON_RETURNABLE_CATEGORIES": names from the code, never from support talk
         problems[PROMPT_LEAK] = "prompt_leak: names from the code"
     elif _OWN_INSTRUCTIONS.search(reply):

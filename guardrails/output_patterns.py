@@ -1190,43 +1190,17 @@ ORDER_STATUS_HEDGE = (
 
 # --- Policy statements ------------------------------------------------------------------------------
 
-NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "fourteen": 14,
-    "fifteen": 15,
-    "twenty": 20,
-    "twenty-one": 21,
-    "twenty-four": 24,
-    "thirty": 30,
-    "forty-five": 45,
-    "sixty": 60,
-    "ninety": 90,
-}
-# The same numbers in German, French, Spanish and Dutch, read only before a unit of time.
-OTHER_LANGUAGE_NUMBER_WORDS = {
-    **dict.fromkeys(("zwei", "deux", "dos", "twee"), 2),
-    **dict.fromkeys(("drei", "trois", "tres", "drie"), 3),
-    **dict.fromkeys(("vier", "quatre", "cuatro"), 4),
-    **dict.fromkeys(("fünf", "cinq", "cinco", "vijf"), 5),
-    **dict.fromkeys(("sieben", "sept", "siete", "zeven"), 7),
-    **dict.fromkeys(("zehn", "dix", "diez", "tien"), 10),
-    **dict.fromkeys(("vierzehn", "quatorze", "catorce", "veertien"), 14),
-    **dict.fromkeys(("zwanzig", "vingt", "veinte", "twintig"), 20),
-    **dict.fromkeys(("dreißig", "dreissig", "trente", "treinta", "dertig"), 30),
-    **dict.fromkeys(("sechzig", "soixante", "sesenta", "zestig"), 60),
-    **dict.fromkeys(("neunzig", "quatre-vingt-dix", "noventa", "negentig"), 90),
-}
+NUMBER_WORDS = _word_set(
+    "one two three four five six seven eight nine ten eleven twelve fourteen fifteen twenty twenty-one twenty-four "
+    "thirty forty-five sixty ninety"
+)
+# The same numbers in German, French, Spanish and Dutch, read only before a unit of time. (Their values are
+# guardrails.spelled_numbers.number_words(), the one table of number words in the five languages.)
+OTHER_LANGUAGE_NUMBER_WORDS = _word_set(
+    "zwei deux dos twee drei trois tres drie vier quatre cuatro fünf cinq cinco vijf sieben sept siete zeven zehn "
+    "dix diez tien vierzehn quatorze catorce veertien zwanzig vingt veinte twintig dreißig dreissig trente treinta "
+    "dertig sechzig soixante sesenta zestig neunzig quatre-vingt-dix noventa negentig"
+)
 _NUMBER = r"(\d{1,3}|" + "|".join(sorted({*NUMBER_WORDS, *OTHER_LANGUAGE_NUMBER_WORDS}, key=len, reverse=True)) + r")"
 # A number of books, in the five languages: "four books", "all three of your Hilary Mantel books", "vier Bücher"
 # (between the number and the noun only capitalised words, a name: "30 dagen om boeken" counts days).
