@@ -528,7 +528,7 @@ _DAY_ONLY = re.compile(patterns.DAY_ONLY, re.IGNORECASE)
 _RMA = re.compile(r"\bRMA-?(?=[A-Z0-9]{6,12}\b)[A-Z0-9]*\d[A-Z0-9]*\b")
 # An amount of money: (pattern, decimal mark). Earlier patterns win where two overlap, so "59,94 $" is one
 # amount, not 59 and 94. German, French, Spanish and Dutch write "59,94 €" and "1.234,50 $".
-_CURRENCY_AFTER = r"\s?(?:[$€]|USD|EUR|US-?dollars?|dollars?|dólar(?:es)?|euros?|bucks)(?![\w$€])"
+_CURRENCY_AFTER = rf"\s?(?:[$€]|USD|EUR|US-?dollars?|{patterns.CURRENCY_WORD})(?![\w$€])"
 _MONEY_PATTERNS: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(rf"(?<![\d.,])(\d{{1,3}}(?:\.\d{{3}})+|\d+),(\d{{2}})(?!\d){_CURRENCY_AFTER}", re.I), ","),
     (re.compile(r"(?:US|USD\s?)?[$£€]\s?(\d+),(\d{2})(?![\d,]|\.\d)"), ","),

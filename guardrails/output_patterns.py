@@ -1190,6 +1190,8 @@ ORDER_STATUS_HEDGE = (
 
 # --- Policy statements ------------------------------------------------------------------------------
 
+# A currency written as a word after an amount: "30 dollars", "30 dólares".
+CURRENCY_WORD = r"dollars?|dólar(?:es)?|euros?|bucks"
 NUMBER_WORDS = _word_set(
     "one two three four five six seven eight nine ten eleven twelve fourteen fifteen twenty twenty-one twenty-four "
     "thirty forty-five sixty ninety"

@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from guardrails import output_patterns as patterns
+
 _EN_UNITS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 _EN_TEENS = [
     "ten",
@@ -182,15 +184,13 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
 
 
-# ("may" and "march" only as the capitalised month: "the first may take longer" is no date)
+# The other languages' month names are the date readers' (output_patterns.OTHER_LANGUAGE_MONTHS); "may" and
+# "march" only as the capitalised month ("the first may take longer" is no date).
 _MONTHS = (
     r"january|february|(?-i:March)|april|(?-i:May)|june|july|august|september|october|november|december|"
-    r"januar|jänner|februar|märz|mai|juni|juli|oktober|dezember|"
-    r"janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|"
-    r"enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|"
-    r"januari|februari|maart|mei|augustus"
+    + "|".join(sorted(patterns.OTHER_LANGUAGE_MONTHS, key=len, reverse=True))
 )
-_CURRENCY = r"dollars?|dólares|dólar|euros?|bucks"
+_CURRENCY = patterns.CURRENCY_WORD
 _TIME_UNITS = (
     r"hours?|days?|weeks?|business days?|stunden|tage|tagen|wochen|werktage|werktagen|heures|jours|semaines|"
     r"jours ouvrés|horas|días|semanas|días hábiles|uur|dagen|weken|werkdagen"
@@ -311,7 +311,7 @@ def _gates() -> tuple[frozenset[str], ...]:
         months,
         months,
         _tokens(_english_ordinals()),
-        _tokens(_CURRENCY.replace("?", "").split("|")) | {"dollar", "euro"},
+        _tokens(("dollar", "dollars", "dólar", "dólares", "euro", "euros", "bucks")),
         _tokens(_TIME_UNITS.replace("?", "").split("|")) | {"hour", "day", "week"},
         _tokens(word for word, n in number_words().items() if n >= 10),
     )
