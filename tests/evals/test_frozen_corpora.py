@@ -89,6 +89,7 @@ PINNED_SHA256 = {
     "l4_test51.jsonl": "8c5695571cec5908641e41772ed5df84685b43fb0b9251afed49b5e9a9436015",
     "l4_test52.jsonl": "9765f15b0890341b8f0d6c5d9910833f47c99972e838f3b28548c702301e61c2",
     "l4_test53.jsonl": "76dd842fa68ef407122db39301779f3e0c58a9dd89ba9c8c5c7b2e6bd0d72852",
+    "l4_test56.jsonl": "93a63bacb22bb31f95b5191766a2116275beb241bef7a3dab42bee22ced302e9",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -166,6 +167,7 @@ MINIMUM = {
     "l4_test51.jsonl": {"pass": 190, "block": 130},
     "l4_test52.jsonl": {"pass": 190, "block": 130},
     "l4_test53.jsonl": {"pass": 190, "block": 130},
+    "l4_test56.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
@@ -243,7 +245,9 @@ ID_PREFIX = {
     "l4_test51.jsonl": "l4zz",
     "l4_test52.jsonl": "l4ya",
     "l4_test53.jsonl": "l4yb",
+    "l4_test56.jsonl": "l4ye",
 }
+# l4_test56.jsonl: l4ye- (fifty-sixth L4 part).
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
 L4_PARTS = sorted(name for name in MINIMUM if name.startswith("l4_"))
