@@ -90,6 +90,7 @@ PINNED_SHA256 = {
     "l4_test52.jsonl": "9765f15b0890341b8f0d6c5d9910833f47c99972e838f3b28548c702301e61c2",
     "l4_test53.jsonl": "76dd842fa68ef407122db39301779f3e0c58a9dd89ba9c8c5c7b2e6bd0d72852",
     "l4_test56.jsonl": "93a63bacb22bb31f95b5191766a2116275beb241bef7a3dab42bee22ced302e9",
+    "l4_test57.jsonl": "0bd4a196d129a16ddba56da207d7cf5714551a8872543caaff99c5a3991858f7",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -168,6 +169,7 @@ MINIMUM = {
     "l4_test52.jsonl": {"pass": 190, "block": 130},
     "l4_test53.jsonl": {"pass": 190, "block": 130},
     "l4_test56.jsonl": {"pass": 190, "block": 130},
+    "l4_test57.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
@@ -246,8 +248,10 @@ ID_PREFIX = {
     "l4_test52.jsonl": "l4ya",
     "l4_test53.jsonl": "l4yb",
     "l4_test56.jsonl": "l4ye",
+    "l4_test57.jsonl": "l4yf",
 }
 # l4_test56.jsonl: l4ye- (fifty-sixth L4 part).
+# l4_test57.jsonl: l4yf- (fifty-seventh L4 part).
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
 L4_PARTS = sorted(name for name in MINIMUM if name.startswith("l4_"))
