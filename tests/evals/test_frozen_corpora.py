@@ -89,6 +89,8 @@ PINNED_SHA256 = {
     "l4_test51.jsonl": "8c5695571cec5908641e41772ed5df84685b43fb0b9251afed49b5e9a9436015",
     "l4_test52.jsonl": "9765f15b0890341b8f0d6c5d9910833f47c99972e838f3b28548c702301e61c2",
     "l4_test53.jsonl": "76dd842fa68ef407122db39301779f3e0c58a9dd89ba9c8c5c7b2e6bd0d72852",
+    "l4_test54.jsonl": "e260315b36651920871f935c050299053deb9e3d814d2daccac4092d778e24cc",
+    "l4_test55.jsonl": "e622780eded0e010dc54afac0a0aff905ee211629fb68872438016d512fb868d",
     "l4_test56.jsonl": "93a63bacb22bb31f95b5191766a2116275beb241bef7a3dab42bee22ced302e9",
     "l4_test57.jsonl": "0bd4a196d129a16ddba56da207d7cf5714551a8872543caaff99c5a3991858f7",
 }
@@ -168,6 +170,8 @@ MINIMUM = {
     "l4_test51.jsonl": {"pass": 190, "block": 130},
     "l4_test52.jsonl": {"pass": 190, "block": 130},
     "l4_test53.jsonl": {"pass": 190, "block": 130},
+    "l4_test54.jsonl": {"pass": 190, "block": 130},
+    "l4_test55.jsonl": {"pass": 190, "block": 130},
     "l4_test56.jsonl": {"pass": 190, "block": 130},
     "l4_test57.jsonl": {"pass": 190, "block": 130},
 }
@@ -247,9 +251,13 @@ ID_PREFIX = {
     "l4_test51.jsonl": "l4zz",
     "l4_test52.jsonl": "l4ya",
     "l4_test53.jsonl": "l4yb",
+    "l4_test54.jsonl": "l4yc",
+    "l4_test55.jsonl": "l4yd",
     "l4_test56.jsonl": "l4ye",
     "l4_test57.jsonl": "l4yf",
 }
+# l4_test54.jsonl: l4yc- (fifty-fourth L4 part).
+# l4_test55.jsonl: l4yd- (fifty-fifth L4 part).
 # l4_test56.jsonl: l4ye- (fifty-sixth L4 part).
 # l4_test57.jsonl: l4yf- (fifty-seventh L4 part).
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
