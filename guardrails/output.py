@@ -173,6 +173,8 @@ class Grounding:
             # "31407" typed alone is their order BK-31407.
             facts.order_ids |= _extract_order_ids(text)
             facts.order_ids |= {f"BK-{digits}" for digits in _BARE_ORDER_DIGITS.findall(text)}
+            # "BK 5589 12": the number typed in groups is the number joined
+            facts.order_ids |= {"BK-" + "".join(digits.split()) for digits in _GROUPED_ORDER_DIGITS.findall(text)}
             facts.emails |= {email.lower().strip(".") for email in _EMAIL.findall(text)}
         fact_amounts = frozenset(facts.amounts)
         # Carriers and reference codes are read from the results' text: no field names them. A 1Z… number
@@ -1093,9 +1095,9 @@ _LIST_VERB = re.compile(
     r"zijn|kunnen)\b"
 )
 # A listed title followed by nothing but its (masked) author is still a list entry (Spanish "Aura de Carlos Fuentes").
-_BY_AUTHOR_ONLY = re.compile(rf"\s*(?:(?:{_AUTHOR_AFTER_TITLE}|de)\s*\x00)?\s*[.!?]?\s*")
+_BY_AUTHOR_ONLY = re.compile(rf"\s*(?:(?:(?:{_AUTHOR_AFTER_TITLE}|de)\s*|d['’])\x00)?\s*[.!?]?\s*")
 # An entry's masked author at its end: "The Nightingale by <author>." is looked up as "The Nightingale".
-_BY_AUTHOR_TAIL = re.compile(rf"\s+(?:{_AUTHOR_AFTER_TITLE}|de)\s*\x00\s*[.!?]?\s*$")
+_BY_AUTHOR_TAIL = re.compile(rf"\s+(?:(?:{_AUTHOR_AFTER_TITLE}|de)\s*|d['’])\x00\s*[.!?]?\s*$")
 _HEARSAY = re.compile(
     r"\b(?:to hear|you (?:say|said|mention\w*|describe\w*|report\w*|think|believe)|if|whether|sounds like|seems|"
     r"i understand)\b",
@@ -1126,6 +1128,10 @@ _DIGRESSION = re.compile(patterns.DIGRESSION, re.IGNORECASE)
 _ORDER_FACT_WORD = re.compile(patterns.ORDER_FACT_WORD, re.IGNORECASE)
 _OTHER_LANGUAGE_RECOMMENDATION = re.compile(patterns.OTHER_LANGUAGE_RECOMMENDATION, re.IGNORECASE)
 _BARE_ORDER_DIGITS = re.compile(r"(?<![\w-])(\d{4,6})(?![\w-])")
+_GIFT_CARD = re.compile(patterns.GIFT_CARD, re.IGNORECASE)
+_ORDER_BRACKET = re.compile(r"\bBK-?(\d+)\s*\(([^()]{3,80})\)", re.IGNORECASE)
+_CAPITALISED_WORD = re.compile(r"(?<![\w'’])[A-ZÀ-Þ][\w'’-]+")
+_GROUPED_ORDER_DIGITS = re.compile(r"(?<![A-Za-z0-9])BK[-\s]?(\d{1,6}(?:[ \u00a0]\d{1,6})+)(?![\d])", re.IGNORECASE)
 _COURTESY = re.compile(patterns.COURTESY, re.IGNORECASE)
 _TO_CUSTOMER = re.compile(
     r"\b(?:you|your|yours|you'd|you're|sie|ihnen|ihr\w*|du|dir|dein\w*|vous|votre|vos|tu|te|ton|ta|tes|usted|"
@@ -1509,7 +1515,7 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
         parts = _COUNT_CLAUSE_BREAK.split(sentence) if len(named) > 1 else [sentence]
         if any(_another_orders_items(part, grounding) for part in parts):
             problems.append("another order's items")
-        if _unknown_listed_titles(sentence, named, grounding):
+        if _unknown_listed_titles(sentence, named, grounding) or _bracketed_title_unknown(sentence, grounding):
             problems.append("items the order does not hold")
         if (
             _item_count_wrong(sentence, named, grounding)
@@ -1519,7 +1525,9 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("how many items the order holds")
         if _order_shipping_claimed(sentence):
             problems.append("how the order ships or what its shipping cost")
-        order = _order_in_question(named, grounding)
+        # a sentence that names no order is about the one the last sentence named ("L'autre commande est
+        # BK-23711. Elle est expédiée …"), else the thread's only order
+        order = _order_in_question(previous, grounding)
         if order in grounding.open_windows and _window_said_closed(sentence):
             problems.append("return window closed")
         if _delivery_denied(sentence, order, grounding):
@@ -1763,6 +1771,26 @@ def _unknown_listed_titles(sentence: str, named: set[str], grounding: Grounding)
     return unknown if any_own else []
 
 
+def _bracketed_title_unknown(sentence: str, grounding: Grounding) -> bool:
+    """A name in brackets after an order number that is none of the thread's titles or authors.
+
+    "BK-3690 (Astérix chez les Bretons)" names the order's item; when the thread knows that order's items,
+    a capitalised word left after its titles and authors are taken out is a title no result gives.
+    """
+    for match in _ORDER_BRACKET.finditer(sentence):
+        order = f"BK-{match.group(1)}"
+        inner = match.group(2)
+        if not any(owner == order for owner, _ in grounding.order_items) or any(c.isdigit() for c in inner):
+            continue
+        if not inner.lstrip(" «“\"'")[:1].isupper():
+            continue  # "(the one from March)"
+        for name in (*grounding.nameable_titles, *sorted(grounding.authors, key=len, reverse=True)):
+            inner = re.sub(re.escape(name), "\x00", inner, flags=re.IGNORECASE)
+        if _CAPITALISED_WORD.search(inner):
+            return True
+    return False
+
+
 def _recase(text: str, original: str) -> str:
     """`text` (casefolded) as `original` wrote it, or as is when it is not found."""
     start = original.casefold().find(text)
@@ -1787,6 +1815,9 @@ def _unreturnable_item_claimed(sentence: str, grounding: Grounding) -> bool:
         if match is None or _NOT_RETURNABLE.search(part) or not _asserted(part, match):
             continue
         if _titles_in(part, grounding) & unreturnable:
+            return True
+        # named by its kind: "The gift card can go back too"
+        if _GIFT_CARD.search(part) and grounding.gift_cards & grounding.unreturnable_items:
             return True
         # "Everything in BK-31407 can be returned" when the check found one of its items not returnable;
         # "both" of an order of two.

@@ -92,7 +92,10 @@ ORDER_STATUS_WORDS: dict[str, str] = {
     ),
     "processing": (
         r"processing|being (?:prepared|processed|packed)|in bearbeitung|en (?:cours de )?préparation|"
-        r"en preparación|en proceso|in behandeling"
+        r"en preparación|en proceso|in behandeling|"
+        r"(?:wird|werden)\s+(?:gerade\s+|noch\s+|derzeit\s+|aktuell\s+)*bearbeitet|en cours de traitement|"
+        r"(?:se\s+está|están?\s+siendo)\s+(?:procesando|procesad[oa]s?|preparando|preparad[oa]s?)|"
+        r"wordt\s+(?:nog\s+)?(?:verwerkt|voorbereid|klaargemaakt)"
     ),
     "cancelled": r"cancell?ed|storniert|annulée?s?|cancelad[oa]s?|geannuleerd",
     "out_for_delivery": r"out for delivery|in zustellung|en cours de livraison|en reparto|wordt bezorgd",
@@ -159,8 +162,9 @@ TRACKING_EVENT = (
     r"(?:at|on|in|with|by|behind|under|next to)\s+"
     r"(?:your|the|a)\s+(?:front\s+|back\s+|side\s+)?(?:door|porch|doorstep|step|mailbox|letterbox|neighbou?r|reception|"
     r"garage|gate|safe place|concierge|front desk|parcel locker|building)\b"
-    r"|\b(?:vor der (?:haus|wohnungs)?tür|beim nachbarn|bei (?:ihrem|deinem) nachbarn)\s+(?:abgelegt|abgegeben|"
-    r"hinterlegt)\b|\bdéposée?s?\s+(?:devant|chez|dans)\b|\b(?:dejad[oa]s?|entregad[oa]s?)\s+(?:en la puerta|"
+    r"|\b(?:(?:vor|an) der (?:haus|wohnungs)?tür|im (?:haus)?flur|im treppenhaus|beim nachbarn|"
+    r"bei (?:ihrem|deinem) nachbarn)\s+(?:abgelegt|abgegeben|abgestellt|hinterlegt)\b"
+    r"|\bdéposée?s?\s+(?:devant|chez|dans)\b|\b(?:dejad[oa]s?|entregad[oa]s?)\s+(?:en la puerta|"
     r"con (?:su|tu|el) vecino|en (?:la )?conserjería)\b|\b(?:bij de buren|bij je buren|bij uw buren|voor de deur)\s+"
     r"(?:afgeleverd|bezorgd|neergezet|achtergelaten)\b"
     # a letterbox as where it went: "de bezorger heeft hem in je brievenbus gedaan", "metido en tu buzón"
@@ -251,7 +255,7 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"|\b(?:rücksendung|rückgabe|retour|retourzending|devolución|retoursending)\b"
         rf"(?:(?!,\s*(?:{_ONLY_THEN})\b)[^.!?]){{0,40}}?\b"
         r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|está|quedó|queda|ha quedado|is|werd|wordt)\s+"
-        r"(?:\S+\s+){0,2}?"
+        r"(?:\S+\s+){0,3}?"
         r"(?:gestartet|eingeleitet|erstellt|angelegt|registriert|bestätigt|genehmigt|lancée?|créée?|enregistrée?|"
         r"initiée?|confirmée?|approuvée?|acceptée?|iniciad[oa]|cread[oa]|registrad[oa]|tramitad[oa]|confirmad[oa]|"
         r"aprobad[oa]|aceptad[oa]|akzeptiert|angenommen|geaccepteerd|abgeschlossen|erledigt|finalisée?|"
@@ -863,7 +867,11 @@ CONTENTS_LEAD = (
     r"comprenait|contiene|contenía|incluye|incluía|bevat|bevatte|bestaat uit|bestond uit|zaten|zat)\b|:"
 )
 # Where a list of titles is split: commas, "and" in the five languages, ampersands.
-CONTENTS_SEPARATOR = r",\s*|\s+(?:and|und|et|y|e|en)\s+|\s*&\s*"
+# ("…, plus Thinking, Fast and Slow": an item added to the list is an entry of it)
+CONTENTS_SEPARATOR = (
+    r",?\s+(?:plus|as well as|along with|sowie|ainsi que|así como|además de)\s+"
+    r"|,\s*|\s+(?:and|und|et|y|e|en)\s+|\s*&\s*"
+)
 
 # A claim about how many returns or refunds there are.
 RETURN_COUNT = (
@@ -911,7 +919,7 @@ ORDER_SUBJECT = (
 # "placed on Nov 16", "shipped on the 3rd". A date in a role must be that role's date of the thread: a
 # delivery date, an order date; no tool gives a shipping date, so a date written as one is never grounded.
 # (the status words of an order, and a few more forms of the event)
-_DELIVERED = ORDER_STATUS_WORDS["delivered"] + r"|dropped off|llegó|llegaron"
+_DELIVERED = ORDER_STATUS_WORDS["delivered"] + r"|dropped off|llegó|llegaron|entregó|entregaron"
 _ORDERED = r"ordered|placed|bestellt|aufgegeben|commandée?s?|passée?s?|realizad[oa]|besteld|geplaatst"
 _SHIPPED = ORDER_STATUS_WORDS["shipped"] + r"|sent out|went out|left (?:our|the) warehouse"
 # A date the gap bends into a deadline, an estimate or another event is not the event's date.
@@ -939,6 +947,7 @@ OTHER_ITEMS = (
 )
 # Titles (each written "§") listed together: "§, § and §" is what a sentence names, not other items.
 NAMED_LIST = r"§(?:\s*(?:,|&|and|or|und|oder|et|ou|y|o|en|of)\s*§)+"
+GIFT_CARD = r"gift ?cards?|cadeaukaart(?:en)?|cadeaubon|cartes? cadeaux?|geschenkkarten?|gutschein|tarjetas? regalo"
 # Events no tool reports, so only the customer can have said them: a double charge, a delivery to the
 # wrong address, an activated gift card, a cancelled order reinstated.
 CUSTOMER_ONLY_EVENT = (
@@ -951,7 +960,7 @@ CUSTOMER_ONLY_EVENT = (
     r"added|purchased)\b|\bupgrade\s+(?:that\s+)?you\s+(?:paid for|bought|purchased)\b"
     r"|\b(?:since|as|because)\s+you\s+(?:paid for|chose|selected|picked|upgraded to)\s+(?:expedited|express|faster|"
     r"priority)\b"
-    r"|\b(?:gift card|cadeaukaart|carte cadeau|geschenkkarte|gutschein|tarjeta regalo)\b[^.!?]{0,40}\b(?:activated|"
+    rf"|\b(?:{GIFT_CARD})\b[^.!?]{{0,40}}\b(?:activated|"
     r"aktiviert|activée?|activad[oa]|geactiveerd)\b"
     r"|\b(?:reactivated|reinstated|reaktiviert|réactivée?|reactivad[oa]|heractiveerd)\b"
     r"|\b(?:in stock|out of stock|back in stock|on backorder|sold out|auf lager|en stock|op voorraad|agotad[oa])\b"
@@ -965,7 +974,17 @@ CUSTOMER_ONLY_EVENT = (
     r"|\b(?:plus|with|and)\s+a\s+free\s+(?:bookmark|tote|poster|sticker|notebook|gift)\w*(?:\s+set)?\b"
     r"|\bas\s+a\s+gift\s+order\b|\bjust\s+as\s+you\s+(?:selected|chose|asked|requested)\b"
     r"|\bcomo\s+(?:te|le|les)\s+(?:dijeron|comentaron|prometieron|indicaron)\b|\bwie\s+man\s+(?:ihnen|dir)\s+"
-    r"(?:gesagt|versprochen)\b|\bcomme\s+on\s+(?:vous|t)['’]?\s*(?:l['’]\s*)?a\s+(?:dit|promis)\b"
+    r"(?:gesagt|versprochen)\b|\bcomme\s+(?:on|le service(?: client)?|notre équipe|mon collègue|ma collègue)\s+"
+    r"(?:vous|t)['’]?\s*(?:l['’]\s*)?a\s+(?:dit|promis|confirmé|annoncé)\b"
+    r"|\bwie\s+(?:ihnen|dir)\s+(?:\S+\s+){0,3}?(?:bestätigt|zugesagt|versprochen)\s+wurde\b"
+    # the customer's promised date repeated as the order's: "Since BK-14052 was promised for delivery by Wednesday"
+    r"|\b(?:was|were)\s+promised\s+(?:for|by)\b"
+    r"|\b(?:omdat|aangezien)\s+(?:je|u)\s+(?:voor\s+)?(?:expres|spoed)\w*\s+(?:hebt|heeft)\s+(?:betaald|gekozen)\b"
+    r"|\b(?:da|weil)\s+(?:sie|du)\s+(?:den\s+|für\s+)?express\w*\s+(?:bezahlt|gewählt|gebucht)\b"
+    r"|\b(?:comme|puisque|parce que)\s+(?:vous avez|tu as)\s+(?:payé|choisi)\s+(?:pour\s+)?(?:la\s+|l['’])?"
+    r"(?:livraison|envoi)\s+express\b"
+    r"|\b(?:como|ya que|porque)\s+(?:pagaste|pagó|elegiste|eligió)\s+(?:por\s+)?(?:el\s+)?envío\s+"
+    r"(?:exprés|express|urgente)\b"
     r"|\bzoals\s+(?:je|u|jou)\s+(?:is|werd)\s+(?:verteld|beloofd)\b"
     r"|\bwe(?:'ve| have)?\s+(?:already\s+)?received\s+(?:your|the)\s+(?:return|parcel|package|books?|items?)\b"
     r"|\bnow\s+that\s+we(?:'ve| have)\s+received\s+(?:it|them)\b"
@@ -1369,6 +1388,9 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\b(?:expédions|livrons)\s+(?:aussi\s+|également\s+)?(?:en|au|vers|à)\s+(?:france|belgique|europe|"
         r"l'étranger|canada)\b"
         r"|\b(?:enviamos|hacemos envíos)\s+(?:también\s+)?(?:a|al)\s+(?:españa|europa|méxico|canadá|extranjero)\b"
+        # territories the 50 states do not hold: "We ship to all 50 states, plus Puerto Rico and Guam"
+        r"|\bship\w*\s+(?:[\w,]+\s+){0,7}?(?:puerto rico|guam|(?:the\s+)?(?:us\s+|u\.s\.\s+)?virgin islands|"
+        r"american samoa|(?:the\s+)?northern mariana|apo(?:/fpo)?|fpo|military addresses)\b"
     ),
     "free_expedited": (
         r"\bfree\s+(?:expedited|express|overnight|next-day)\s+shipping\b"
@@ -1393,6 +1415,21 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\blivres?\s+(?:déjà\s+)?(?:lus|utilisés|ouverts)\b[^.!?]{0,30}\b(?:retourn|renvoy|rembours)"
         r"|\blibros?\s+(?:ya\s+)?(?:leídos|usados|abiertos)\b[^.!?]{0,30}\b(?:devol|reembols)"
         r"|\bgelezen\s+boek\w*\b[^.!?]{0,30}\b(?:retour|terug)"
+        # read books "accepted": "Gelesene Bücher werden ebenfalls angenommen"
+        r"|\b(?:gelesene|gebrauchte)\s+bücher\s+(?:werden|sind)\s+(?:\S+\s+){0,2}?(?:angenommen|akzeptiert|"
+        r"zurückgenommen|in ordnung|kein problem)\b"
+        r"|\blivres?\s+(?:déjà\s+)?lus\s+(?:sont|seront)\s+(?:\S+\s+){0,2}?(?:acceptés|repris)\b"
+        r"|\blibros?\s+(?:ya\s+)?leídos\s+(?:también\s+)?(?:se\s+aceptan|son\s+aceptados|se\s+admiten)\b"
+        r"|\bgelezen\s+boeken\s+(?:worden|zijn)\s+(?:\S+\s+){0,2}?(?:aangenomen|geaccepteerd|teruggenomen|welkom)\b"
+    ),
+    # The original packaging made optional: the policy asks for it.
+    "packaging_optional": (
+        # (said as a denial, "isn't required", it reads as negated: only the positive forms are listed)
+        r"\b(?:lost|threw away|thrown away|tossed|discarded|recycled|without)\s+"
+        r"(?:the\s+|its\s+|your\s+)?(?:original\s+)?(?:packaging|box|wrapping|shrink-?wrap)\b[^.!?]{0,40}?"
+        r"\b(?:is fine|that's fine|it's fine|fine too|is ok|is okay|that's ok|that's okay|that's all right|"
+        r"that's alright)\b"
+        r"|\b(?:original\s+)?packaging\s+is\s+(?:optional|a nice-to-have)\b"
     ),
     # the refund's days counted from the customer sending the parcel, not from the store receiving it
     "refund_from_sending": (
@@ -1405,7 +1442,18 @@ INVENTED_POLICY: dict[str, str] = {
         r"(?:calendar\s+|business\s+|working\s+)?days?\s+(?:of|after|from)\s+(?:your|the)\s+(?:return\s+)?"
         r"(?:request|requesting)\b"
         r"|\b(?:\d+|seven)\s+calendar\s+days?\b(?=[^.!?]{0,40}\b(?:refund|return)\w*)"
+        # counted from today: "It usually takes 7 business days from today"
+        r"|\b(?:7|seven)\s+(?:business|working)\s+days\s+(?:from|starting)\s+(?:today|now)\b"
+        r"|\b(?:7|sieben|sept|siete|zeven)\s+(?:werktage|jours ouvrés|días hábiles|werkdagen)\s+(?:ab heute|"
+        r"à (?:partir|compter) d'aujourd'hui|(?:a partir )?de hoy|desde hoy|vanaf vandaag)\b"
         r"|\b(?:refund|return)\w*\b[^.!?]{0,60}?\b(?:\d+|seven)\s+calendar\s+days?\b"
+    ),
+    # no refund comes at once: "we'll refund $16.99 … right away", "processed the same day"
+    "refund_at_once": (
+        r"\b(?:refund\w*|reembols\w*|rembours\w*|erstatt\w*|terugbetal\w*)\b(?:[^.!?]|\.(?=\d)){0,60}"
+        r"\b(?:right away|immediately|instantly|straight away|(?:on\s+)?the same day|same-day|sofort|umgehend|"
+        r"am selben tag|immédiatement|tout de suite|le jour même|inmediatamente|al instante|el mismo día|meteen|"
+        r"dezelfde dag)\b"
     ),
     "refund_on_scan": (
         r"\brefunds?\b[^.!?]{0,30}?\b(?:sent|issued|processed|released|paid)\s+(?:as soon as|when|once|the moment)\s+"
@@ -1476,6 +1524,10 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\bshipping\s+(?:cost|fee|charge)s?\b[^.!?]{0,20}\b(?:refunded|reimbursed)\b"
         r"|\b(?:versandkosten|frais de (?:port|livraison)|gastos de envío|verzendkosten)\b[^.!?]{0,60}"
         r"\b(?:erstatt\w*|rembours\w*|reembols\w*|terugbetaal\w*|terug)\b"
+        # shipping added to what comes back: "the full order total of $24.00, plus the original shipping cost"
+        r"|\b(?:refund\w*|get back|money back|back to you)\b(?:[^.!?]|\.(?=\d)){0,80}(?<!not )\b(?:plus|including|"
+        r"as well as)\s+"
+        r"(?:the\s+|your\s+)?(?:original\s+|outbound\s+)?shipping\b"
     ),
     # The window counted from the order, not the delivery.
     "window_from_order": (
@@ -1496,7 +1548,8 @@ INVENTED_POLICY: dict[str, str] = {
     "exchange": (
         r"\bwe\s+(?:can\s+|also\s+|happily\s+)?(?:offer|do|accept)\s+(?:free\s+)?exchanges\b"
         r"|\b(?:we|i)\s+(?:can|could|'d|would|will|'ll)\s+(?:also\s+|happily\s+|gladly\s+)?(?:exchange|swap)\b"
-        r"|\byou\s+(?:can|could|may)\s+(?:also\s+|always\s+)?(?:exchange|swap)\s+(?:it|them|the book|your)\b"
+        r"|\byou\s+(?:can|could|may)\s+(?:also\s+|always\s+)?(?:exchange|swap)\s+(?:it|them|the book|your|"
+        r"(?:a|any|one|the)\s+(?:\w+\s+)?(?:book|item|title|copy))\b"
         r"|\b(?:umtauschen|umgetauscht|échanger|échangé|cambiarlo|cambiarla|cambiarlos|omruilen|ruilen)\b"
         r"|\bexchanges?\s+(?:are|is)\s+(?:also\s+|always\s+)?(?:free|possible|allowed|available|accepted|welcome)\b"
         r"|\b(?:do|offer|arrange)\s+(?:you\s+)?(?:a|an)\s+(?:straight\s+|direct\s+|free\s+|simple\s+)?(?:exchange|swap)\b"
@@ -1851,6 +1904,9 @@ OWN_INSTRUCTIONS = (
     r"|\bon m'a (?:indiqué|dit|demandé|expliqué|programmée?|configurée?|donné des (?:règles|instructions|consignes))\b"
     # its rules or its tools described: "I follow a set of critical rules", "I only have tools to look up orders"
     r"|\b(?:a|my) set of (?:\w+ )?rules\b|\bi (?:only )?have (?:the )?tools (?:to|for)\b"
+    # what its tools return, its rules by name: "my lookup tool only returns …", "Under my critical rules"
+    r"|\bmy\s+(?:\w+\s+)?tools?\s+(?:only\s+)?(?:returns?|gives?|shows?|provides?|lets me)\b"
+    r"|\b(?:under|per|by)\s+my\s+(?:\w+\s+)?rules\b|\bmy\s+(?:critical|core|hard|strict)\s+rules\b"
     r"|\b(?:system ?prompt|systeemprompt|prompt (?:système|du système)|prompt del sistema)\b"
     r"|\bmir wurde (?:gesagt|vorgegeben|aufgetragen)\b"
     r"|\bme (?:indicaron|dijeron|pidieron|programaron)\b|\bmij is (?:gezegd|opgedragen|verteld)\b"
@@ -1935,6 +1991,8 @@ DIGRESSION = (
     r"wat (?:je|uw) (?:andere )?vraag betreft|(?:a|one|quick|little) tip:|ein tipp:|un (?:petit )?conseil\s?:|"
     r"un consejo:|een tip:|"
     r"incidentally|by the way|fun fact|as an aside|on another note|on a different note|unrelated,?|"
+    # the other thing the customer raised: "And since you asked, …", "For the bug you mentioned, …"
+    r"since you asked|(?:for|about|as for|regarding)\s+the\s+(?:\w+\s+){1,3}?you mentioned|"
     r"in other news|(?:pro )?tip:|"
     r"did you know|i hear(?!\s+you\b)|i heard(?!\s+you\b)|apparently|rumou?r has it|"
     r"for your (?:book club|essay|class|homework|report|paper|presentation|assignment|trip|party|dinner|"
