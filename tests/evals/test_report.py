@@ -128,6 +128,10 @@ def test_each_l4_part_reads_its_own_files_and_the_unseen_part_only_the_newest(tm
         ("l4_test51.jsonl", "l4zz-1"),
         ("l4_test52.jsonl", "l4ya-1"),
         ("l4_test53.jsonl", "l4yb-1"),
+        ("l4_test54.jsonl", "l4yc-1"),
+        ("l4_test55.jsonl", "l4yd-1"),
+        ("l4_test56.jsonl", "l4ye-1"),
+        ("l4_test57.jsonl", "l4yf-1"),
     ):
         (tmp_path / name).write_text(json.dumps({"id": case_id}) + "\n", encoding="utf-8")
     monkeypatch.setattr(l4, "DATA", tmp_path)
@@ -138,8 +142,19 @@ def test_each_l4_part_reads_its_own_files_and_the_unseen_part_only_the_newest(tm
     seen += ["l4n-1", "l4m-1", "l4l-1", "l4k-1", "l4j-1", "l4i-1", "l4h-1", "l4g-1", "l4f-1", "l4e-1", "l4d-1"]
     seen += ["l4c-1", "l4b-1", "l4a-1", "l4za-1", "l4zb-1", "l4zc-1", "l4zd-1", "l4ze-1", "l4zf-1", "l4zg-1", "l4zh-1"]
     seen += ["l4zi-1", "l4zj-1", "l4zl-1", "l4zk-1", "l4zm-1", "l4zn-1", "l4zo-1", "l4zp-1", "l4zq-1"]
-    seen += ["l4zr-1", "l4zs-1", "l4zv-1", "l4zu-1", "l4zw-1", "l4zx-1", "l4zy-1", "l4zz-1"]
-    assert ids == {TUNING: ["tune-1"], TEST_SEEN: seen, TEST: ["l4ya-1", "l4yb-1"]}
+    seen += ["l4zr-1", "l4zs-1", "l4zv-1", "l4zu-1", "l4zw-1", "l4zx-1", "l4zy-1", "l4zz-1", "l4ya-1", "l4yb-1"]
+    assert ids == {TUNING: ["tune-1"], TEST_SEEN: seen, TEST: ["l4yc-1", "l4yd-1", "l4ye-1", "l4yf-1"]}
+
+
+def test_a_family_named_by_its_short_name_is_read_under_the_common_one(tmp_path, monkeypatch):
+    from evals import l4
+
+    lines = [{"id": "t-1", "family": "off_topic"}, {"id": "t-2", "family": "markdown"}, {"id": "t-3"}]
+    (tmp_path / "l4_tuning.jsonl").write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+    monkeypatch.setattr(l4, "DATA", tmp_path)
+
+    families = [case.get("family") for case in l4.corpus_load(TUNING)]
+    assert families == ["off_topic_engagement", "markdown", None]
 
 
 def test_an_unknown_part_is_refused():
