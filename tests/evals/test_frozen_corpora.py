@@ -95,6 +95,7 @@ PINNED_SHA256 = {
     "l4_test57.jsonl": "0bd4a196d129a16ddba56da207d7cf5714551a8872543caaff99c5a3991858f7",
     "l4_test58.jsonl": "b3d0db3b88b9a89f8470ba03e1d99ba8add0f6eada1562de96638b12c9743dd1",
     "l4_test59.jsonl": "10c9d7aab823fe0ff6b6d63ee0d47d15cc7dbd3efd4813d297cb03779c3be178",
+    "l4_test60.jsonl": "d38a635f209d685b1d02d2a03579e53b9006643b593f0fe595faecac5bc22831",
     "l4_test61.jsonl": "831748bbe0cecf2994e9b45ae5ac0e007cafe40302df9d6a1bb2da7e0ba8bf03",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
@@ -179,6 +180,7 @@ MINIMUM = {
     "l4_test57.jsonl": {"pass": 190, "block": 130},
     "l4_test58.jsonl": {"pass": 190, "block": 130},
     "l4_test59.jsonl": {"pass": 190, "block": 130},
+    "l4_test60.jsonl": {"pass": 190, "block": 130},
     "l4_test61.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
@@ -263,6 +265,7 @@ ID_PREFIX = {
     "l4_test57.jsonl": "l4yf",
     "l4_test58.jsonl": "l4yg",
     "l4_test59.jsonl": "l4yh",
+    "l4_test60.jsonl": "l4yi",
     "l4_test61.jsonl": "l4yj",
 }
 # l4_test54.jsonl: l4yc- (fifty-fourth L4 part).
@@ -271,6 +274,7 @@ ID_PREFIX = {
 # l4_test57.jsonl: l4yf- (fifty-seventh L4 part).
 # l4_test58.jsonl: l4yg- (fifty-eighth L4 part).
 # l4_test59.jsonl: l4yh- (fifty-ninth L4 part).
+# l4_test60.jsonl: l4yi- (sixtieth L4 part).
 # l4_test61.jsonl: l4yj- (sixty-first L4 part).
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
