@@ -328,8 +328,10 @@ def test_every_l4_line_is_a_reply_with_the_tool_results_it_rests_on(name):
         assert isinstance(case["customer_texts"], list) and all(is_text(text) for text in case["customer_texts"])
         for tool_result in case["tool_results"]:
             name, result = tool_result
-            assert name in TOOLS, where
             assert isinstance(result, dict) and result, where
+            # A call to a tool the agent does not have is answered with the unknown_tool error
+            # (chat/agent/tools.py); a thread may hold one ("cancel_order" in l4_test60).
+            assert name in TOOLS or result.get("error", {}).get("code") == "unknown_tool", where
 
 
 def test_the_test_conversations_are_the_frozen_ones():
