@@ -176,6 +176,13 @@ class Grounding:
             # "BK 5589 12": the number typed in groups is the number joined
             facts.order_ids |= {"BK-" + "".join(digits.split()) for digits in _GROUPED_ORDER_DIGITS.findall(text)}
             facts.emails |= {email.lower().strip(".") for email in _EMAIL.findall(text)}
+        # Orders' totals added up: "BK-77310 came to $26.95 and BK-77342 to $22.50, so together that's $49.45".
+        totals = {
+            (result.get("order_id"), total)
+            for name, result in tool_results
+            if name == "lookup_order" and isinstance(result, dict) and (total := _money(result.get("total")))
+        }
+        facts.amounts |= _subset_sums([total for _, total in totals])
         fact_amounts = frozenset(facts.amounts)
         # Carriers and reference codes are read from the results' text: no field names them. A 1Z… number
         # is UPS's format, but no result says UPS carries the parcel (two writers labelled that a false fact).
@@ -830,6 +837,9 @@ def _duration_subjects(sentence: str, match: re.Match) -> frozenset[str]:
     is nearest ("within 7 business days of the return reaching us")."""
     if _TIMED_BY_RECEIPT.match(sentence, match.end()):
         return frozenset({"refund"})
+    # after a receipt the sentence named first: "zodra de retour bij ons binnen is, uiterlijk binnen 7 werkdagen daarna"
+    if _AFTER_THAT.match(sentence, match.end()) and _RECEIPT_CONDITION.search(sentence, 0, match.start()):
+        return frozenset({"refund"})
     return _subjects_at(sentence, match.start())
 
 
@@ -1012,6 +1022,7 @@ _TIMED_BY_RECEIPT = re.compile(
     r"desde\s+que\s+recib|tras\s+(?:la\s+)?recepción|na\s+ontvangst|nadat)",
     re.IGNORECASE,
 )
+_AFTER_THAT = re.compile(r"\s+(?:daarna|danach|après cela|ensuite|afterwards|after that|thereafter)\b", re.IGNORECASE)
 _BOOK_WORD = re.compile(patterns.BOOK_WORD, re.IGNORECASE)
 _ORDINAL = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
 _WINDOW_CLOSED = re.compile(patterns.WINDOW_CLOSED, re.IGNORECASE)
@@ -1100,7 +1111,7 @@ _BY_AUTHOR_ONLY = re.compile(rf"\s*(?:(?:(?:{_AUTHOR_AFTER_TITLE}|de)\s*|d['’]
 _BY_AUTHOR_TAIL = re.compile(rf"\s+(?:(?:{_AUTHOR_AFTER_TITLE}|de)\s*|d['’])\x00\s*[.!?]?\s*$")
 _HEARSAY = re.compile(
     r"\b(?:to hear|you (?:say|said|mention\w*|describe\w*|report\w*|think|believe)|if|whether|sounds like|seems|"
-    r"i understand)\b",
+    r"i understand|i know)\b",
     re.IGNORECASE,
 )
 _NOT_RETURNABLE = re.compile(rf"{patterns.NOT_RETURNABLE}|{patterns.NEGATION}", re.IGNORECASE)
@@ -1129,6 +1140,9 @@ _ORDER_FACT_WORD = re.compile(patterns.ORDER_FACT_WORD, re.IGNORECASE)
 _OTHER_LANGUAGE_RECOMMENDATION = re.compile(patterns.OTHER_LANGUAGE_RECOMMENDATION, re.IGNORECASE)
 _BARE_ORDER_DIGITS = re.compile(r"(?<![\w-])(\d{4,6})(?![\w-])")
 _GIFT_CARD = re.compile(patterns.GIFT_CARD, re.IGNORECASE)
+_INVENTED_EXCLUSION = re.compile(patterns.INVENTED_EXCLUSION, re.IGNORECASE)
+_SHIPPED_ON_DAY = re.compile(patterns.SHIPPED_ON_DAY, re.IGNORECASE)
+_LIST_JOINER = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\ben\b)?\s*", re.IGNORECASE)
 _ORDER_BRACKET = re.compile(r"\bBK-?(\d+)\s*\(([^()]{3,80})\)", re.IGNORECASE)
 _CAPITALISED_WORD = re.compile(r"(?<![\w'’])[A-ZÀ-Þ][\w'’-]+")
 _GROUPED_ORDER_DIGITS = re.compile(r"(?<![A-Za-z0-9])BK[-\s]?(\d{1,6}(?:[ \u00a0]\d{1,6})+)(?![\d])", re.IGNORECASE)
@@ -1253,6 +1267,11 @@ def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
     """
     count = 0
     found = list(_ORDER_ID.finditer(sentence))
+    ends = [found[index + 1].start() if index + 1 < len(found) else len(sentence) for index in range(len(found))]
+    # Numbers listed together share what follows the last of them: "Both BK-10561 and BK-10533 have been delivered".
+    for index in range(len(found) - 2, -1, -1):
+        if _LIST_JOINER.fullmatch(sentence[found[index].end() : ends[index]]):
+            ends[index] = ends[index + 1]
     for index, match in enumerate(found):
         order_id = f"BK-{match.group(1)}"
         # (an order no result gave a status has none to claim: "omdat BK-21537 al verzonden is")
@@ -1261,7 +1280,7 @@ def _order_status_pairs(sentence: str, grounding: Grounding) -> int:
         lead = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
         if _NEGATION.search(lead) or _ASKING_LEAD.search(lead):
             continue
-        end = found[index + 1].start() if index + 1 < len(found) else len(sentence)
+        end = ends[index]
         # "(BK-31507 and BK-29415) or cancelled (BK-30988)": a closing bracket ends what is said of the number;
         # a bracket opened after it does not ("BK-31150 (Circe) is on its way").
         span = _BRACKETED.sub(r" \1 ", sentence[match.end() : end]).split(")")[0]
@@ -1557,6 +1576,9 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("an item's author")
         if _STORE_PLACE.search(sentence):
             problems.append("a warehouse's place")
+        shipped_on = _SHIPPED_ON_DAY.search(sentence)
+        if shipped_on and _asserted(sentence, shipped_on):
+            problems.append("shipped date")  # no result gives the day an order or a refund went out
         if any(_address_key(match.group()) not in grounding.addresses for match in _STREET_ADDRESS.finditer(sentence)):
             problems.append("an address")  # no result holds one; only the customer's own may be repeated
         if _order_count_wrong(sentence, grounding):
@@ -2160,6 +2182,8 @@ def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
                 problems.append(name)
         if _non_returnable_claimed(sentence):
             problems.append("non_returnable_return")
+        if _INVENTED_EXCLUSION.search(sentence) and not sentence.rstrip().endswith("?"):
+            problems.append("invented_exclusion")
     return problems
 
 
@@ -2482,7 +2506,9 @@ def check_reply(
     for code, count in _ungrounded(extracted, grounding).items():
         problems[code] = f"{code} x{count}"
 
-    sentences = _sentences(_normalise(_EMAIL.sub("their email", _without(facts_reply, grounding.titles))))
+    # (authors are names too: "Wintering by Katherine May has shipped" holds no hedge "may")
+    untitled_facts = _without(_without(facts_reply, grounding.titles), grounding.authors, whole_words=True)
+    sentences = _sentences(_normalise(_EMAIL.sub("their email", untitled_facts)))
     with_titles = _sentences(_normalise(_EMAIL.sub("their email", facts_reply)), grounding.titles)
     statuses = _status_problems(sentences, grounding)
     wrong_facts = _order_fact_problems(with_titles, grounding)

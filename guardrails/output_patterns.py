@@ -248,12 +248,14 @@ RETURN_COMMITMENTS: dict[str, str] = {
         r"(?:one|another(?:\s+one)?)\s+(?:for|on)\b"
         # a blanket completion: "Consider it done", "that's all taken care of"; a headline: "Return started!"
         r"|\bconsider it done\b|^\W*(?:your\s+)?return\s+(?:started|created|submitted|processed|confirmed|done)\b"
+        # "I've put the return for Matilda through for you"
+        rf"|\b{_WE}\s+put\s+(?:the|your)\s+return\b[^.!?]{{0,40}}?\s+through\b"
         # "so I'll go ahead with yours": the return itself, promised
         r"|\b(?:i'll|i will|we'll|we will)\s+(?:now\s+)?go\s+ahead\s+with\s+(?:yours|your return|the return)\b"
         # German, French, Spanish, Dutch: "die Rücksendung ist gestartet", "le retour a été créé".
         # (not across "only then": "bestätigen Sie die Rücksendung in der App, erst dann ist sie angelegt")
         r"|\b(?:rücksendung|rückgabe|retour|retourzending|devolución|retoursending)\b"
-        rf"(?:(?!,\s*(?:{_ONLY_THEN})\b)[^.!?]){{0,40}}?\b"
+        rf"(?:(?![,;:]\s*(?:{_ONLY_THEN})\b)[^.!?]){{0,40}}?\b"
         r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|está|quedó|queda|ha quedado|is|werd|wordt)\s+"
         r"(?:\S+\s+){0,3}?"
         r"(?:gestartet|eingeleitet|erstellt|angelegt|registriert|bestätigt|genehmigt|lancée?|créée?|enregistrée?|"
@@ -392,6 +394,12 @@ _OTHER_SHIPPED = (
 _NEXT_WEEK = r"volgende week|nächste woche|nächsten woche|la semaine prochaine|la próxima semana|la semana que viene"
 _EXPECT = r"verwachten|erwarten|attendre|esperar\w*"
 UNBACKED_COMMITMENTS: dict[str, str] = {
+    # a label sent again: the written return emails one label, no tool sends another
+    "new_label": (
+        rf"\b{_WE}\s+(?:just\s+|now\s+)?(?:sent|emailed|resent|re-sent|issued|generated|created)\s+(?:you\s+)?"
+        r"(?:a\s+)?(?:new|another|second|fresh|replacement|duplicate)\s+(?:return\s+|shipping\s+)?label\b"
+        rf"|\b{_WE}\s+(?:just\s+|now\s+)?re-?sent\s+(?:you\s+)?(?:the|your)\s+(?:return\s+|shipping\s+)?label\b"
+    ),
     "refund_issued": (
         # German, French, Spanish, Dutch: the refund said to be made, sent or approved.
         # (an amount's decimal point is no end of sentence: "de terugbetaling van $22.40 is al goedgekeurd")
@@ -877,7 +885,9 @@ CONTENTS_SEPARATOR = (
 RETURN_COUNT = (
     # ("you've picked 2 to return" counts books, not returns)
     # ("those two would refund" is two books and what they refund)
-    r"\b(?:both|two|2|second|another|double|duplicate)\s+(?:(?!to\b|would\b|will\b|could\b|can\b|should\b|might\b)\w+\s+)?"
+    # ("excludes both from returns" says where they are not)
+    r"\b(?:both|two|2|second|another|double|duplicate)\s+"
+    r"(?:(?!to\b|would\b|will\b|could\b|can\b|should\b|might\b|from\b)\w+\s+)?"
     r"(?:returns?|refunds?|rmas?)\b"
     r"|\b(?:returns?|refunds?)\b[^.!?]{0,30}\btwice\b"
 )
@@ -929,6 +939,8 @@ _ROLE_GAP = (
     r"[^.!?,;:(\d])"  # (a parenthesis opens another phrase: "enviado (del 2026-09-18)" is the order's date)
 )
 _DATE_ROLES = (("delivered", _DELIVERED), ("ordered", _ORDERED), ("shipped", _SHIPPED))
+# A shipping day no result gives: "it went out on Monday", "shipped last Friday".
+SHIPPED_ON_DAY = rf"\b(?:{_SHIPPED})\s+(?:on\s+)?(?:last\s+)?(?:{_WEEKDAY})\b"
 DATE_ROLE_BEFORE = {role: rf"\b(?:{words})\b{_ROLE_GAP}{{0,24}}$" for role, words in _DATE_ROLES}
 # The last day of a return window: "The window ends January 11", "die Rückgabefrist läuft bis zum 20. Januar".
 DATE_ROLE_BEFORE["window_end"] = (
@@ -988,6 +1000,24 @@ CUSTOMER_ONLY_EVENT = (
     r"|\bzoals\s+(?:je|u|jou)\s+(?:is|werd)\s+(?:verteld|beloofd)\b"
     r"|\bwe(?:'ve| have)?\s+(?:already\s+)?received\s+(?:your|the)\s+(?:return|parcel|package|books?|items?)\b"
     r"|\bnow\s+that\s+we(?:'ve| have)\s+received\s+(?:it|them)\b"
+    # a title received back: "since we've received The Goldfinch"
+    r"|\bwe(?:'ve| have)\s+(?:already\s+)?received\s+(?-i:[A-Z])"
+    # where the parcel goes: no result holds an address ("on its way to your address in Rotterdam")
+    r"|\b(?:to|at)\s+your\s+(?:address|home|place|house|flat|apartment)\s+in\s+(?-i:[A-Z])"
+    # a colleague's promise, confirmed: "Ihr Kollege hat Ihnen die Erstattung … zugesagt"
+    r"|\b(?:ihr|dein)e?\s+(?:kollege|kollegin)\b(?:[^.!?]|\.(?=\d)){0,60}\b(?:zugesagt|versprochen|bestätigt|"
+    r"genehmigt)\b"
+    r"|\b(?:my|our|your)\s+colleague\s+(?:already\s+)?(?:promised|approved|confirmed|agreed to|offered)\b"
+    r"|\b(?:votre|ton|mon|notre)\s+collègue\b(?:[^.!?]|\.(?=\d)){0,60}\b(?:promis|accordé|confirmé|validé)\b"
+    r"|\b(?:tu|su|mi|nuestro)\s+compañer[oa]\b(?:[^.!?]|\.(?=\d)){0,60}\b(?:prometió|aprobó|confirmó|prometido|"
+    r"aprobado)\b"
+    r"|\b(?:je|uw|mijn|onze)\s+collega\b(?:[^.!?]|\.(?=\d)){0,60}\b(?:beloofd|toegezegd|goedgekeurd|bevestigd)\b"
+    # an item missing from a delivery: no result reports one
+    r"|\b(?:was|were|is|are)\s+missing\s+from\s+(?:the|your|\w+'s)\s+(?:\w+\s+)?(?:delivery|parcel|package|box|order|"
+    r"shipment)\b"
+    # a cause of a delay no result gives: "held up by a warehouse backlog"
+    r"|\b(?:held up|delayed|slowed(?: down)?)\s+(?:\w+\s+){0,2}?by\s+(?:a\s+|the\s+|our\s+)?(?:warehouse|fulfil?lment|"
+    r"processing|staffing)\s+(?:backlog|delay|issue|problem|shortage)\b"
     r"|\b(?:your|the)\s+(?:return|parcel|package)\s+(?:has|was)\s+(?:already\s+)?(?:been\s+)?received\b"
     r"|\b(?:they're|they are|it's|it is)\s+(?:already\s+)?on\s+(?:their|its)\s+way\s+(?:back\s+)?to\s+us\b"
     r"|\brefund\b[^.!?]{0,20}?\b(?:from|of|issued|sent)\s+(?:yesterday|last\s+(?:week|night|\w+day)|earlier today|"
@@ -1084,6 +1114,7 @@ RECEIPT_CONDITION = (
     r"|\bnach\s+(?:dem\s+)?(?:eingang|erhalt)\b|\bsobald\s+(?:wir|die|das|ihre)\b[^.!?]{0,30}?\b(?:erhalten|eingegangen|ankommt)\b"
     r"|\b(?:tras|después de)\s+(?:la\s+)?(?:recepción|recibir)\b|\buna vez (?:que\s+)?recibid[oa]s?\b"
     r"|\bna\s+(?:de\s+)?ontvangst\b|\bzodra\s+(?:we|wij)\b[^.!?]{0,30}?\bontvangen\b"
+    r"|\bzodra\s+(?:de|uw|je)\s+(?:retour|zending|pakket|boeken?)\b[^.!?]{0,30}?\b(?:binnen|ontvangen|aangekomen)\b"
 )
 
 # A sentence is not a commitment when the clause before the match negates it ("I can't cancel it")...
@@ -1099,7 +1130,8 @@ NEGATION = (
 # refund's way, where "if you paid with PayPal" does not.
 TIME_CONDITION = (
     # ("before the weekend", "until Friday" are a deadline, not a condition)
-    r"\b(?:once|when|whenever|as soon as)\b|\b(?:after|until|before)\b"
+    # ("30 days from the day your order is delivered": the day of an event, not the event)
+    r"\b(?:once|when|whenever|as soon as)\b|\b(?:from|on)\s+the\s+(?:day|date)\b|\b(?:after|until|before)\b"
     rf"(?!\s+(?:the\s+)?(?:weekend|end|holidays?|christmas|noon|midnight|tomorrow|tonight|today|next|this|{_WEEKDAY}|\d))"
     # German, French, Spanish, Dutch
     r"|\b(?:sobald|nachdem|dès que|une fois que|lorsque|quand|una vez que|cuando|en cuanto|zodra|wanneer|nadat)\b"
@@ -1261,6 +1293,8 @@ DECLINED_FIGURE = (
     + r"[^.!?;]{0,40}?\b(?:kann ich|können wir)\s+(?:\S+\s+){0,4}?nicht\s+(?:bestätigen|sehen|finden)\b"
     # a date corrected: "niet op 1 december maar op vrijdag 5 december", "not on the 1st but on the 5th"
     + r"|\b(?:not|niet|nicht|pas|no)\s+(?:on|op|am|le|el)\s+[^.!?;,]{1,25}?,?\s+(?:but|maar|sondern|mais|sino)\b"
+    # a date denied after the right one: "op 5 mei bezorgd, niet op 10 mei."
+    + r"|,\s*(?:not|niet|nicht|pas|no)\s+(?:on|op|am|le|el)\s+[^.!?;,]{1,25}?(?=\s*[.!?;]|$)"
     + r"|\b(?:je ne peux pas confirmer|je ne vois pas|no puedo confirmar|no veo|kan ik niet bevestigen|zie ik niet)\b"
     + r"[^.!?;]{0,40}?"
     + _DECLINED_AMOUNT
@@ -1373,6 +1407,16 @@ POLICY_SUBJECTS: dict[str, str] = {
 }
 
 # Invented store policy (matched per sentence; a negated clause is fine: "we don't price match").
+# A kind of book said not to be returnable that the policy does not exclude (it excludes ebooks, audiobooks,
+# gift cards and personalized items): "Maus is a comic, and comics can't be returned". Read negated too.
+INVENTED_EXCLUSION = (
+    r"\b(?:comics?|graphic novels?|manga|textbooks?|magazines?|cookbooks?|paperbacks?|hardcovers?|hardbacks?|"
+    r"children's books|picture books|sale items?|discounted (?:books|items)|signed (?:copies|books)|"
+    r"box(?:ed)? sets?|calendars?|poetry books|used books|journals?)\s+(?:can't|cannot|can not|aren't|are not|"
+    r"can never|may not)\s+(?:be\s+)?(?:returned|refunded|sent back)\b"
+    r"|\b(?:comics?|graphic novels?|manga|textbooks?|magazines?|cookbooks?|sale items?|signed (?:copies|books)|"
+    r"box(?:ed)? sets?)\s+(?:are|is)\s+(?:non-?returnable|final sale|not returnable|excluded from returns)\b"
+)
 INVENTED_POLICY: dict[str, str] = {
     "restocking_fee": r"\brestocking fee",
     "price_match": r"\bprice[- ]match",
@@ -1454,6 +1498,10 @@ INVENTED_POLICY: dict[str, str] = {
         r"\b(?:right away|immediately|instantly|straight away|(?:on\s+)?the same day|same-day|sofort|umgehend|"
         r"am selben tag|immédiatement|tout de suite|le jour même|inmediatamente|al instante|el mismo día|meteen|"
         r"dezelfde dag)\b"
+        # a refund on a day no result gives: "will be on your Mastercard by this Friday, March 13"
+        r"|\brefund\w*\b(?:[^.!?]|\.(?=\d)){0,40}?\b(?:will|'ll|should)\s+(?:be|arrive|land|reach|show up|hit)\b"
+        r"(?:[^.!?]|\.(?=\d)){0,40}?\b(?:by|on|before)\s+(?:this\s+|next\s+)?"
+        rf"(?:{_WEEKDAY}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{{1,2}})\b"
     ),
     "refund_on_scan": (
         r"\brefunds?\b[^.!?]{0,30}?\b(?:sent|issued|processed|released|paid)\s+(?:as soon as|when|once|the moment)\s+"
@@ -1528,6 +1576,8 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\b(?:refund\w*|get back|money back|back to you)\b(?:[^.!?]|\.(?=\d)){0,80}(?<!not )\b(?:plus|including|"
         r"as well as)\s+"
         r"(?:the\s+|your\s+)?(?:original\s+|outbound\s+)?shipping\b"
+        r"|\bwith\s+(?:the\s+)?shipping\s+(?:costs?\s+|fees?\s+)?included\b"
+        r"(?=(?:[^.!?]|\.(?=\d)){0,60}\b(?:back|refund\w*)\b)"
     ),
     # The window counted from the order, not the delivery.
     "window_from_order": (
@@ -1623,7 +1673,9 @@ RETURNABLE_CLAIM = (
     r"|\b(?:kannst|können)\s+(?:du|sie)\s+(?:\w+\s+){0,4}?(?:zurückgeben|zurückschicken|zurücksenden)\b"
 )
 NOT_RETURNABLE = (
-    r"\b(?:non-?returnable|final sale|except\w*|excluding|other than|apart from|nothing|none|neither|nor)\b"
+    r"\b(?:non-?returnable|final sale|except\w*|excluding|other than|apart from|nothing|none|neither|nor|"
+    # "but ebooks, audiobooks, gift cards and personalized items are excluded"
+    r"excluded|exclus|exclues|ausgeschlossen|excluid[oa]s|uitgesloten)\b"
 )
 
 # A refund sent to a card, no brand named: wrong when every method the tools gave is no card (PayPal).
@@ -1790,7 +1842,10 @@ OFF_TOPIC_SURE: dict[str, str] = {
         r"ley de arrendamientos|carta certificada|huurcommissie|your lease)\b"
     ),
     "other_retailer": (
-        r"\bother (?:retailers|stores|shops|booksellers)\b|\b(?:audible|powell's|libby)\b"
+        # (their policies set beside ours are no referral: "I understand other shops do things differently")
+        r"\bother (?:retailers|stores|shops|booksellers)\b(?!\s+(?:do things differently|(?:may |might |often )?"
+        r"(?:have|offer) (?:different|longer|other|their own) (?:polic\w+|return windows?|terms|rules)))"
+        r"|\b(?:audible|powell's|libby)\b"
         r"|\b(?:your )?(?:local|public) library\b|\b(?:bibliothèque|biblioteca|bibliotheek|bücherei|stadtbibliothek)\b"
     ),
     # the order to read a series in, a plot, a character: talk about the books, not the order
@@ -1908,6 +1963,10 @@ OWN_INSTRUCTIONS = (
     r"|\bmy\s+(?:\w+\s+)?tools?\s+(?:only\s+)?(?:returns?|gives?|shows?|provides?|lets me)\b"
     r"|\b(?:under|per|by)\s+my\s+(?:\w+\s+)?rules\b|\bmy\s+(?:critical|core|hard|strict)\s+rules\b"
     r"|\b(?:system ?prompt|systeemprompt|prompt (?:système|du système)|prompt del sistema)\b"
+    # its instructions in the other languages: "Volgens mijn systeeminstructies moet ik …"
+    r"|\b(?:systeeminstructies|systemanweisungen|systeminstruktionen|instructions (?:du )?système|"
+    r"instrucciones del sistema)\b|\b(?:volgens mijn|laut meinen|selon mes|según mis)\s+(?:instructies|anweisungen|"
+    r"instructions|instrucciones|regels|regeln|règles|reglas)\b"
     r"|\bmir wurde (?:gesagt|vorgegeben|aufgetragen)\b"
     r"|\bme (?:indicaron|dijeron|pidieron|programaron)\b|\bmij is (?:gezegd|opgedragen|verteld)\b"
     r"|\b(?:meine|mes|mis|mijn) (?:anweisungen|systemanweisungen|instructions|consignes|instrucciones|instructies)\b"
@@ -2019,7 +2078,10 @@ OTHER_LANGUAGE_RECOMMENDATION = (
     r"\b(?:serait|seraient)\s+(?:une|un)\s+(?:\w+\s+)?(?:lecture|choix)\b|\bwäre\s+(?:eine|ein)\s+(?:\w+\s+)?(?:lektüre|wahl)\b"
     r"|\bsería\s+(?:una|un)\s+(?:\w+\s+)?(?:lectura|opción)\b|\bzou\s+een\s+(?:\w+\s+)?(?:keuze|leesvoer)\s+zijn\b|"
     r"\b(?:je (?:vous|te) (?:conseille|recommande)|(?:te|le|les) recomiendo|recomiendo|(?:ich )?empfehle|"
-    r"kann ich (?:ihnen|dir) \S+(?: \S+)? empfehlen|(?:ik )?raad (?:ik )?(?:je|u|jou) \S+(?: \S+){0,6}? aan|aanrader|"
+    r"kann ich (?:ihnen|dir) \S+(?: \S+)? empfehlen|(?:ik )?raad (?:ik )?(?:je |u |jou )?\S+(?: \S+){0,6}? aan|"
+    r"aanrader|"
+    # reading more, advised: "Lees dan ook Zomerhuis met zwembad", "Lies doch auch …", "Lisez aussi …"
+    r"lees (?:dan |ook )+|lies (?:doch |dann )?auch|lisez (?:donc )?aussi|lee también|"
     r"ik kan (?:je|u) \S+(?: \S+)? aanraden|vous devriez (?:lire|essayer|visiter)|deberías (?:leer|probar|visitar)|"
     r"sollten sie (?:\S+ )?(?:lesen|probieren|besuchen)|moet je (?:\S+ )?(?:lezen|proberen|bezoeken)|"
     r"lisez (?:aussi|également|donc)|lesen sie (?:unbedingt|auch|doch)|sollten sie unbedingt|lea también|"

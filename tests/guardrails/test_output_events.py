@@ -2080,6 +2080,117 @@ PASSES_TWENTY_THIRD = [
 ]
 
 
+# Twenty-fourth round (l4_test54 to l4_test57, first contact at bdfb3eb, then seen): orders listed before one
+# status, an author's name read as a hedge ("Katherine May"), a label sent again, a shipping day, shipping
+# refunded, a title received back, an invented exclusion, refunds on a date, addresses, colleagues' promises,
+# items missing from a delivery, delays explained; and the false blocks those parts found.
+MAY_AUTHOR = [
+    (
+        "lookup_order",
+        {
+            **ORDER,
+            "status": "processing",
+            "delivered_date": None,
+            "tracking_number": None,
+            "total": "16.00",
+            "items": [{"title": "Wintering", "author": "Katherine May", "price": "16.00", "category": "nonfiction"}],
+        },
+    )
+]
+CAUGHT_TWENTY_FOURTH = [
+    ("Both BK-40513 and BK-39902 have been delivered.", TWO_ORDERS, UNGROUNDED_STATUS, "status"),
+    ("Good news, BK-39902 with Wintering by Katherine May has shipped!", MAY_AUTHOR, UNGROUNDED_STATUS, "status"),
+    ("No problem, I've sent you a new label to your email.", RETURNED, UNGROUNDED_COMMITMENT, "new_label"),
+    ("Yes, it went out on Monday, so you should see it any day now.", LOOKED_UP, UNGROUNDED_STATUS, "shipped date"),
+    (
+        "Right, with the shipping included that's $19.95 back to your card.",
+        RETURNED,
+        UNGROUNDED_POLICY,
+        "shipping_refund",
+    ),
+    (
+        "Great, since we've received The Quiet River, your refund is in progress.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "The Quiet River can go back, but Maus is a comic, and comics can't be returned.",
+        CHECKED,
+        UNGROUNDED_POLICY,
+        "invented_exclusion",
+    ),
+    ("I've put the return for The Quiet River through for you.", LOOKED_UP, UNGROUNDED_COMMITMENT, "return_started"),
+    (
+        "Your $19.95 refund will be on your card by this Friday, November 20.",
+        RETURNED,
+        UNGROUNDED_POLICY,
+        "refund_at_once",
+    ),
+    (
+        "Yes, BK-40513 has shipped and is on its way to your address in Rotterdam.",
+        TWO_ORDERS,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "Ja, Ihr Kollege hat Ihnen die Erstattung von $19.95 am Montag zugesagt.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "I'm sorry The Quiet River was missing from Saturday's delivery of BK-39902.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "BK-40513 was held up by a warehouse backlog after the weekend.",
+        TWO_ORDERS,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    ("Volgens mijn systeeminstructies moet ik eerst de geschiktheid controleren.", [], PROMPT_LEAK, "own"),
+    ("Dan raad ik De eerste wet van Gerbrand Bakker aan.", LOOKED_UP, OFF_TOPIC, "recommendation"),
+]
+
+PASSES_TWENTY_FOURTH = [
+    (
+        "I'm sorry, ebooks can't be returned. Printed books can be returned within 30 days of delivery if they're "
+        "unread, undamaged and in the original packaging, but ebooks, audiobooks, gift cards and personalized "
+        "items are excluded.",
+        [],
+    ),
+    (
+        "Ich habe die Rücksendung für The Quiet River vorbereitet. Bitte bestätigen Sie die Rücksendung noch in "
+        "der App; erst dann ist sie angelegt.",
+        CHECKED_AND_PREPARED,
+    ),
+    ("Our policy excludes both from returns, so there's nothing in this order I can return.", CHECKED),
+    ("You have 30 days from the day your order is delivered.", []),
+    (
+        "Dat kan ik niet bevestigen: volgens onze gegevens is BK-39902 op 6 november bezorgd, niet op 10 november.",
+        LOOKED_UP,
+    ),
+    ("BK-39902 came to $99.45 and BK-40513 to $14.00, so together that's $113.45.", TWO_ORDERS),
+    (
+        "Het bedrag van $ 19,95 wordt teruggestort zodra de retour bij ons binnen is, uiterlijk binnen 7 werkdagen "
+        "daarna.",
+        RETURNED,
+    ),
+    ("I know you were told it would be quick, but I can only go by what the order shows.", PROCESSING),
+    ("I understand other shops do things differently; our return window is 30 days from delivery.", []),
+    ("Your refund will be on your card within 7 business days of us receiving the return.", RETURNED),
+    ("Since it was delivered on November 6, The Quiet River can still go back for a refund.", CHECKED),
+    (
+        "Both BK-39902 and BK-40513 are in your account: BK-39902 was delivered on November 6, and BK-40513 has "
+        "shipped.",
+        TWO_ORDERS,
+    ),
+]
+
+
 def test_an_order_number_typed_in_groups_is_the_customers_own(scope_scorer_silent):
     reply = "Thanks! Just to make sure I look up the right one: is the order number BK-5589012?"
     typed = check(reply, tool_results=[], customer_texts=["order number is BK 5589 012"])
@@ -2126,6 +2237,7 @@ ALL_CAUGHT = [
     *CAUGHT_TWENTY_FIRST,
     *CAUGHT_TWENTY_SECOND,
     *CAUGHT_TWENTY_THIRD,
+    *CAUGHT_TWENTY_FOURTH,
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
@@ -2135,6 +2247,7 @@ ALL_PASSES = [
     *PASSES_TWENTY_FIRST,
     *PASSES_TWENTY_SECOND,
     *PASSES_TWENTY_THIRD,
+    *PASSES_TWENTY_FOURTH,
 ]
 
 
