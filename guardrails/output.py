@@ -126,6 +126,7 @@ class Grounding:
     window_ends: frozenset[date] = frozenset()  # return windows' last days: a check's, or delivered + the window
     item_prices: frozenset[tuple[str, Decimal]] = frozenset()  # (casefolded title, price) of listed items
     refund_amounts: frozenset[Decimal] = frozenset()  # what a prepared or written return refunds
+    item_refunds: frozenset[Decimal] = frozenset()  # what each item of a written return refunds
     item_authors: frozenset[tuple[str, str]] = frozenset()  # (casefolded title, casefolded author)
     order_counts: frozenset[int] = frozenset()  # how many orders each complete order list held
     partial_order_lists: frozenset[int] = frozenset()  # how many orders each truncated list showed (of more)
@@ -295,6 +296,7 @@ class _Facts:
     window_ends: set[date] = field(default_factory=set)
     item_prices: set[tuple[str, Decimal]] = field(default_factory=set)
     refund_amounts: set[Decimal] = field(default_factory=set)
+    item_refunds: set[Decimal] = field(default_factory=set)
     item_authors: set[tuple[str, str]] = field(default_factory=set)
     order_counts: set[int] = field(default_factory=set)
     partial_order_lists: set[int] = field(default_factory=set)
@@ -486,6 +488,10 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
         refunded = _money(result.get("refund_amount") or (result.get("effect") or {}).get("refund_amount"))
         if refunded is not None:
             facts.refund_amounts.add(refunded)
+        items = result.get("items") if isinstance(result.get("items"), list) else []
+        facts.item_refunds |= {
+            amount for item in items if isinstance(item, dict) and (amount := _money(item.get("refund_amount")))
+        }
         if result.get("rma_number"):
             for title in _item_titles(result) or {""}:
                 facts.applied_returns.add((_order_id_of(result), title))
@@ -1015,7 +1021,8 @@ _NOT_RETURNED = re.compile(patterns.NOT_RETURNED, re.IGNORECASE)
 _ORDER_SHIPPING = re.compile(patterns.ORDER_SHIPPING, re.IGNORECASE)
 _REFERENCE_CODE = re.compile(patterns.REFERENCE_CODE)
 _TIMED_BY_RECEIPT = re.compile(
-    r"\s+(?:of|after|from)\s+(?:us\s+|the warehouse\s+)?(?:receiv\w*|(?:(?:the|your)\s+(?:return|books?|parcel|items?)|"
+    r"\s+(?:of|after|from|once|when|as soon as)\s+(?:us\s+|we\s+|the warehouse\s+)?(?:receiv\w*|(?:(?:the|your)\s+"
+    r"(?:returned\s+)?(?:return|books?|parcel|items?)|"
     r"it|them)\s+(?:reach\w*|arriv\w*|get(?:s|ting)? back))"
     # "innerhalb von 7 Werktagen nachdem die Rücksendung eingegangen ist", "après réception", "desde que recibamos"
     r"|,?\s+(?:nachdem|sobald|nach\s+(?:dem\s+)?(?:eingang|erhalt)|après\s+(?:la\s+)?réception|dès\s+réception|"
@@ -1142,6 +1149,17 @@ _BARE_ORDER_DIGITS = re.compile(r"(?<![\w-])(\d{4,6})(?![\w-])")
 _GIFT_CARD = re.compile(patterns.GIFT_CARD, re.IGNORECASE)
 _INVENTED_EXCLUSION = re.compile(patterns.INVENTED_EXCLUSION, re.IGNORECASE)
 _SHIPPED_ON_DAY = re.compile(patterns.SHIPPED_ON_DAY, re.IGNORECASE)
+_PAID_HYPOTHESIS = re.compile(
+    r"\b(?:if|whether|falls|wenn|si|als)\s+(?:you|sie|du|vous|tu|usted|je|u)\s+(?:\w+\s+)?(?:paid|used|bought|"
+    r"checked out|bezahlt|payé|pagaste|pagó|betaald)\b",
+    re.IGNORECASE,
+)
+_THE_REFUND_IS = re.compile(
+    r"\b(?:the|your)\s+refund\s+(?:will be|is|comes to|amounts to|totals?)\b|\b(?:the|your)\s+refund\s+of\b",
+    re.IGNORECASE,
+)
+_ALL_ORDERS_CLAIM = re.compile(patterns.ALL_ORDERS_CLAIM, re.IGNORECASE)
+_TIME_LEAD = re.compile(r"\b(?:once|as soon as|after|when)\s*$", re.IGNORECASE)
 _LIST_JOINER = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\ben\b)?\s*", re.IGNORECASE)
 _ORDER_BRACKET = re.compile(r"\bBK-?(\d+)\s*\(([^()]{3,80})\)", re.IGNORECASE)
 _CAPITALISED_WORD = re.compile(r"(?<![\w'’])[A-ZÀ-Þ][\w'’-]+")
@@ -1583,9 +1601,14 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             problems.append("an address")  # no result holds one; only the customer's own may be repeated
         if _order_count_wrong(sentence, grounding):
             problems.append("how many orders")
+        complete = _ALL_ORDERS_CLAIM.search(sentence)
+        if complete and grounding.partial_order_lists and _asserted(sentence, complete):
+            problems.append("a partial list called complete")
         reported = _CUSTOMER_ONLY_EVENT.search(sentence)
         # (heard or asked about in its own clause: "I'm sorry to hear you were charged twice")
-        heard = reported and _HEARSAY.search(_CLAUSE_BREAK.split(sentence[: reported.start()])[-1])
+        lead = _CLAUSE_BREAK.split(sentence[: reported.start()])[-1] if reported else ""
+        # ("it may have been placed under a different email" is a guess, not a fact)
+        heard = reported and (_HEARSAY.search(lead) or _HEDGE.search(lead))
         if reported and _asserted(sentence, reported) and not heard:
             problems.append("an event no tool reports")
         problems += _amount_role_problems(sentence, money, grounding)
@@ -1647,6 +1670,12 @@ def _item_format_claimed(sentence: str, grounding: Grounding, contrasted: bool =
         return False
     bare = _without(sentence, grounding.titles)  # "The Hobbit (Illustrated Edition)" says it itself
     match = _ITEM_FORMAT.search(bare)
+    # "a signed copy of Dear Reader" for "Dear Reader (signed)": the title's bracket says it
+    said = {
+        word for title in grounding.titles for note in _BRACKETED.findall(title) for word in note.casefold().split()
+    }
+    if match is not None and said & set(match.group().casefold().split()):
+        return False
     if match is not None and contrasted and _PRINT_FORMAT.fullmatch(match.group()):
         return False  # "the paperback of Piranesi" beside its ebook: the print copy, as the results tell it apart
     return match is not None and _asserted(bare, match)
@@ -1707,10 +1736,11 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
     problems = []
     unbound = []
     for match, amount in money:
-        before = folded[: match.start()]
+        before, after = folded[: match.start()], folded[match.end() :].lstrip()
         for title, values in sorted(prices.items(), key=lambda pair: -len(pair[0])):  # "Children of Dune" first
             cut = before.rfind(title)
-            if cut != -1 and _TITLE_PRICE_GAP.fullmatch(before[cut + len(title) :]):
+            # (or written before it: "the $25.00 Bookly Gift Card")
+            if (cut != -1 and _TITLE_PRICE_GAP.fullmatch(before[cut + len(title) :])) or after.startswith(title):
                 # (or what the titles named before it come to: "A, B and C came to $60.49 together")
                 if amount not in values | named_together:
                     problems.append("item price")
@@ -1720,6 +1750,12 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
     refunds = grounding.refund_amounts
     if refunds and (_RMA.search(sentence) or _AWAITING_CONFIRMATION.search(sentence)):
         if _REFUND_CONTEXT.search(sentence) and any(amount not in refunds for amount in unbound):
+            problems.append("refund amount")
+    elif refunds and (stated := _THE_REFUND_IS.search(sentence)) and not _CONDITION.search(sentence):
+        # the return's refund stated on its own: "The refund will be $18.00" beside RMA-HQ2T7B4N for $19.99
+        # (the first amount after it; those after may be its parts, "$49.99 ($17.99 + $32.00)")
+        first = min(((match.start(), amount) for match, amount in money if match.start() >= stated.end()), default=None)
+        if first is not None and first[1] not in refunds | grounding.item_refunds:
             problems.append("refund amount")
     elif (
         prices
@@ -1838,8 +1874,10 @@ def _unreturnable_item_claimed(sentence: str, grounding: Grounding) -> bool:
             continue
         if _titles_in(part, grounding) & unreturnable:
             return True
-        # named by its kind: "The gift card can go back too"
+        # named by its kind: "The gift card can go back too", "… et l'ebook des Misérables jusqu'au 11 décembre"
         if _GIFT_CARD.search(part) and grounding.gift_cards & grounding.unreturnable_items:
+            return True
+        if _DIGITAL_WORD.search(part) and grounding.digital_items & unreturnable:
             return True
         # "Everything in BK-31407 can be returned" when the check found one of its items not returnable;
         # "both" of an order of two.
@@ -2019,6 +2057,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
             verb = (match.group("verb") or match.group("past")).lower()
             if _no_action_after(verb, untitled, match.end()):
                 continue
+            if _TIME_LEAD.search(untitled, 0, match.start()):
+                continue  # "I can look up your orders once I've matched one": a step still to come, not a claim
             if verb in patterns.HANDOFF_VERBS and _CUSTOMER_REQUEST.search(untitled):
                 continue  # a handoff offered for the customer to ask for: the reply step hands over
             if _RETURN_OBJECT.match(untitled, match.end()) and (grounding.pending_returns or applied_orders):
@@ -2231,7 +2271,13 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
             if methods:
                 count += not any(_one_brand_name(match.group()) in method for method in methods)
             else:
-                count += bool(_REFUND_CONTEXT.search(sentence) and _asserted(sentence, match))
+                # ("If you return them, the $36.98 goes back to your Mastercard": the card is a fact whatever the
+                # condition; only a guess at how the customer paid is none)
+                count += bool(
+                    _REFUND_CONTEXT.search(sentence)
+                    and _conditional(sentence, match)
+                    and not _PAID_HYPOTHESIS.search(sentence)
+                )
         for match in _REFUND_METHOD.finditer(sentence):
             method = next(group for group in match.groups() if group).lower()
             # The refund's way is a fact whenever the refund comes ("once it goes through, … to your PayPal"):
@@ -2509,7 +2555,10 @@ def check_reply(
     # (authors are names too: "Wintering by Katherine May has shipped" holds no hedge "may")
     untitled_facts = _without(_without(facts_reply, grounding.titles), grounding.authors, whole_words=True)
     sentences = _sentences(_normalise(_EMAIL.sub("their email", untitled_facts)))
-    with_titles = _sentences(_normalise(_EMAIL.sub("their email", facts_reply)), grounding.titles)
+    # (an author's initials end no sentence: "Jip en Janneke van Annie M.G. Schmidt")
+    with_titles = _sentences(
+        _normalise(_EMAIL.sub("their email", facts_reply)), (*grounding.titles, *grounding.authors)
+    )
     statuses = _status_problems(sentences, grounding)
     wrong_facts = _order_fact_problems(with_titles, grounding)
     if statuses:

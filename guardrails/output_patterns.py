@@ -256,7 +256,8 @@ RETURN_COMMITMENTS: dict[str, str] = {
         # (not across "only then": "bestätigen Sie die Rücksendung in der App, erst dann ist sie angelegt")
         r"|\b(?:rücksendung|rückgabe|retour|retourzending|devolución|retoursending)\b"
         rf"(?:(?![,;:]\s*(?:{_ONLY_THEN})\b)[^.!?]){{0,40}}?\b"
-        r"(?:ist|wurde|wird|est|a été|sera|fue|ha sido|se ha|será|está|quedó|queda|ha quedado|is|werd|wordt)\s+"
+        r"(?:ist|wurde|wird|est|a (?:bien |déjà )?été|sera|fue|ha sido|se ha|será|está|quedó|queda|ha quedado|is|werd|"
+        r"wordt)\s+"
         r"(?:\S+\s+){0,3}?"
         r"(?:gestartet|eingeleitet|erstellt|angelegt|registriert|bestätigt|genehmigt|lancée?|créée?|enregistrée?|"
         r"initiée?|confirmée?|approuvée?|acceptée?|iniciad[oa]|cread[oa]|registrad[oa]|tramitad[oa]|confirmad[oa]|"
@@ -417,6 +418,8 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:has|have)\s+(?:now\s+|already\s+)?(?:gone through|landed|cleared)\b"
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+went\s+through\b"
         rf"|\b{_WE}\s+(?:refunded|reimbursed|credited|paid you back)\b"
+        rf"|\b{_WE}\s+(?:already\s+)?(?:started|initiated|begun|kicked off)\s+(?:your|the|a)\s+"
+        r"(?:full\s+|partial\s+)?refund\b"
         r"|\b(?:system|warehouse|team|store|bookly|colleague|manager)\s+(?:has|have|'s)\s+(?:automatically\s+|already\s+|"
         r"now\s+|just\s+)*(?:refunded|reimbursed|credited)\b"
         r"|\b(?:i'm|i am|we're|we are)\s+(?:now\s+|just\s+)?(?:processing|issuing|sending|arranging)\s+"
@@ -868,6 +871,7 @@ OTHER_LANGUAGE_RETURN_STARTED = _word_set(
 CONTENTS_LEAD = (
     # what a parcel went out or arrived with: "BK-14607 has shipped with The Women and The Nightingale"
     r"\bin\s+(?:the|your)\s+(?:parcel|package|box|order|shipment)\s+(?:were|was|are|is)\b|"
+    r"\bbk-?\d+,?\s+(?:with|mit|avec|con|met)\b|"
     r"\b(?:(?:has|have|had|was|were)\s+)?(?:shipped|arrived|been delivered|delivered|came|went out|was sent|were sent)"
     r"(?:\s+on\s+[^,.;:]{1,25}?)?\s+with\b|"
     r"\b(?:had|has|have|holds?|held|contains?|contained|includes?|included|including|consists? of|consisted of|"
@@ -968,6 +972,11 @@ CUSTOMER_ONLY_EVENT = (
     r"\bdubbel\s+(?:afgeschreven|betaald|gefactureerd|in rekening gebracht)\b"
     r"|\b(?:delivered|went|sent|shipped)\s+to\s+(?:the\s+|a\s+)?wrong\s+address\b"
     # a paid upgrade no result shows: "With the expedited upgrade you paid for yesterday"
+    r"|\b(?:free\s+)?(?:expedited|express|priority)\s+upgrade\b"
+    # an authority the customer claims, accepted: "as a Bookly employee you're authorised", "your manager approved it"
+    r"|\bas\s+a\s+bookly\s+(?:employee|staff member|team member|manager)\b"
+    r"|\byou(?:'ve| have)\s+approved\s+it\s+yourself\b"
+    r"|\b(?:your|the)\s+manager\s+(?:already\s+)?(?:approved|authori[sz]ed|signed off)\b"
     r"|\b(?:expedited|express|faster|priority)\s+(?:upgrade|shipping|delivery)\s+(?:that\s+)?you\s+(?:paid for|bought|"
     r"added|purchased)\b|\bupgrade\s+(?:that\s+)?you\s+(?:paid for|bought|purchased)\b"
     r"|\b(?:since|as|because)\s+you\s+(?:paid for|chose|selected|picked|upgraded to)\s+(?:expedited|express|faster|"
@@ -1009,9 +1018,14 @@ CUSTOMER_ONLY_EVENT = (
     r"genehmigt)\b"
     r"|\b(?:my|our|your)\s+colleague\s+(?:already\s+)?(?:promised|approved|confirmed|agreed to|offered)\b"
     r"|\b(?:votre|ton|mon|notre)\s+collègue\b(?:[^.!?]|\.(?=\d)){0,60}\b(?:promis|accordé|confirmé|validé)\b"
-    r"|\b(?:tu|su|mi|nuestro)\s+compañer[oa]\b(?:[^.!?]|\.(?=\d)){0,60}\b(?:prometió|aprobó|confirmó|prometido|"
+    r"|\b(?:tu|su|mi|nuestro|el|la)\s+compañer[oa]\b(?:[^.!?]|\.(?=\d)){0,60}\b(?:prometió|aprobó|confirmó|prometido|"
     r"aprobado)\b"
     r"|\b(?:je|uw|mijn|onze)\s+collega\b(?:[^.!?]|\.(?=\d)){0,60}\b(?:beloofd|toegezegd|goedgekeurd|bevestigd)\b"
+    # the email an order was placed with: a lookup that finds nothing says no more than that
+    # ("it's possible it was placed with a different email" is a guess; "that order exists, but …" is a claim)
+    r"|\b(?:exists|existe|existiert|bestaat)\b[^.!?]{0,50}?\b(?:under|with|avec|mit|con|met|onder)\s+(?:a\s+|une\s+|"
+    r"einer\s+|otro\s+|een\s+)?(?:different|another|other|autre|anderen|ander)\s+(?:adresse\s+)?(?:email|e-mail|"
+    r"adresse|correo)\b"
     # an item missing from a delivery: no result reports one
     r"|\b(?:was|were|is|are)\s+missing\s+from\s+(?:the|your|\w+'s)\s+(?:\w+\s+)?(?:delivery|parcel|package|box|order|"
     r"shipment)\b"
@@ -1084,6 +1098,8 @@ CARD_DIGITS = (
 RETURN_PREPARED = (
     rf"\b{_WE}\s+(?:now\s+|just\s+)?(?:prepared|set up|drafted|put together)\s+(?:a|the|your|this)\s+(?:\w+\s+){{0,2}}?"
     r"returns?\b|\breturns?\b(?:\s+[^\s.!?]+){0,6}?\s+(?:is|'s)\s+(?:now\s+)?ready\s+(?:for\s+you\s+)?to\s+(?:confirm|review)"
+    # "The return for The Name of the Rose is ready now. Just confirm it in the app."
+    r"|\breturns?\b(?:\s+[^\s.!?]+){0,6}?\s+(?:is|'s)\s+(?:now\s+|all\s+)?ready(?:\s+now)?\s*[.!]"
 )
 
 # A prepared return described as waiting for the customer ("once you confirm", "please review and
@@ -1407,6 +1423,12 @@ POLICY_SUBJECTS: dict[str, str] = {
 }
 
 # Invented store policy (matched per sentence; a negated clause is fine: "we don't price match").
+# A list of orders called complete ("Those 20 are all the orders on your account") when it was truncated.
+ALL_ORDERS_CLAIM = (
+    r"\ball (?:of )?(?:the |your )?orders (?:on|in|under|you have|you've)\b|\bevery order (?:on|in|you)\b"
+    r"|\b(?:that's|that is|those are|these are)\s+(?:all|every one) of (?:them|your orders)\b"
+    r"|\b(?:that's|that is) (?:the )?(?:full|complete|whole) list\b"
+)
 # A kind of book said not to be returnable that the policy does not exclude (it excludes ebooks, audiobooks,
 # gift cards and personalized items): "Maus is a comic, and comics can't be returned". Read negated too.
 INVENTED_EXCLUSION = (
@@ -1582,8 +1604,11 @@ INVENTED_POLICY: dict[str, str] = {
     # The window counted from the order, not the delivery.
     "window_from_order": (
         r"\b(?:of|after) the (?:order|purchase) date\b|\bdays? (?:of|after|from) (?:your |the )?(?:ordering|purchase)\b"
-        r"|\bfrom the (?:order|purchase) date\b|\bfrom the date (?:of|you placed) (?:your |the )?(?:order|purchase)\b"
-        r"|\bfrom (?:the day|when) you ordered\b|\b(?:à compter|à partir) de la date de (?:la |votre )?commande\b"
+        # (not set against the delivery: "counted from delivery rather than from the order date")
+        r"|(?<!rather than )(?<!instead of )(?<!not )\bfrom the (?:order|purchase) date\b"
+        r"|\bfrom the date (?:of|you placed) (?:your |the )?(?:order|purchase)\b"
+        r"|\bfrom (?:the day|when) you ordered\b|\bfrom the (?:day|date) you placed (?:the|your) order\b"
+        r"|\b(?:à compter|à partir) de la date de (?:la |votre )?commande\b"
         r"|\bab (?:dem )?(?:bestelldatum|kaufdatum)\b|\bdesde la fecha (?:del pedido|de (?:la )?compra)\b"
         r"|\bvanaf de (?:besteldatum|datum van (?:je |uw )?bestelling)\b"
         # ("d'après la commande" is "according to the order")
@@ -1603,6 +1628,8 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\b(?:umtauschen|umgetauscht|échanger|échangé|cambiarlo|cambiarla|cambiarlos|omruilen|ruilen)\b"
         r"|\bexchanges?\s+(?:are|is)\s+(?:also\s+|always\s+)?(?:free|possible|allowed|available|accepted|welcome)\b"
         r"|\b(?:do|offer|arrange)\s+(?:you\s+)?(?:a|an)\s+(?:straight\s+|direct\s+|free\s+|simple\s+)?(?:exchange|swap)\b"
+        r"|\b(?:can|may)\s+(?:also\s+)?be\s+(?:exchanged|swapped)\b"
+        r"|\b(?:we're|we are)\s+(?:happy|glad)\s+to\s+(?:exchange|swap)\b"
         r"|\b(?:umtausch|échange|cambio|ruil|omruilen)\b[^.!?]{0,40}?\b(?:ist|est|es|is)\s+(?:\S+\s+){0,4}?"
         r"(?:möglich|gratis|kostenlos|possible|gratuit|posible|mogelijk)\b"
         # replacing instead of refunding is an exchange too: "If a book arrives damaged, we always replace it"
@@ -1633,6 +1660,11 @@ INVENTED_POLICY: dict[str, str] = {
         r"a su cargo|betaalt|bezahlen)\b"
     ),
     "free_shipping_all": r"\bfree\s+(?:standard\s+)?shipping\s+on\s+(?:all|every|any)\s+orders?\b",
+    # the threshold is "over $25": "$25 or more" and "at least $25" put it at $25
+    "free_shipping_threshold": (
+        r"\$\s?25(?:\.00)?\s+or\s+more\b|\bat\s+least\s+\$\s?25\b|\b25\s?(?:\$|dollars?)\s+(?:or|ou|o|oder|of)\s+"
+        r"(?:more|plus|más|mehr|meer)\b|\$\s?25(?:\.00)?\s+(?:ou|o|oder|of)\s+(?:plus|más|mehr|meer)\b"
+    ),
     # Read books taken back: the policy wants them unread ("Sie können Bücher auch gelesen zurückgeben").
     "read_returnable": (
         r"\b(?:can|may)\s+(?:still\s+|also\s+)?(?:return|send back)\b[^.!?]{0,40}?\beven\s+(?:if|though)\s+"
@@ -1641,6 +1673,9 @@ INVENTED_POLICY: dict[str, str] = {
         r"|\bauch\s+(?:schon\s+)?gelesen\b|\bauch\s+(?:wenn|falls)\s+(?:sie|du)\s+(?:es|sie|das buch)\s+"
         r"(?:schon\s+)?gelesen\b"
         r"|\bmême\s+(?:s'ils?\s+(?:ont été|a été)\s+|si vous l'avez\s+|si tu l'as\s+)?lus?\b"
+        # "it's fine if you've already read it", "aunque se hayan leído"
+        r"|\b(?:fine|ok|okay|no problem|all right|alright)\s+if\s+you(?:'ve| have)?\s+(?:already\s+)?(?:read|started)\b"
+        r"|\baunque\s+(?:ya\s+)?(?:se\s+|lo\s+|los\s+|la\s+|las\s+)?(?:hayas?|hayan|has|ha)\s+(?:ya\s+)?leíd[oa]s?\b"
         r"|\bincluso\s+(?:si\s+(?:ya\s+)?(?:lo|los|la|las)\s+(?:has|ha)\s+)?leíd[oa]s?\b"
         r"|\book\s+(?:als\s+(?:je|u)\s+(?:het|ze)\s+(?:al\s+)?(?:hebt|heeft)\s+)?gelezen\b"
     ),
@@ -1675,7 +1710,7 @@ RETURNABLE_CLAIM = (
 NOT_RETURNABLE = (
     r"\b(?:non-?returnable|final sale|except\w*|excluding|other than|apart from|nothing|none|neither|nor|"
     # "but ebooks, audiobooks, gift cards and personalized items are excluded"
-    r"excluded|exclus|exclues|ausgeschlossen|excluid[oa]s|uitgesloten)\b"
+    r"excluded|exclue?s?|ausgeschlossen|excluid[oa]s?|uitgesloten)\b"
 )
 
 # A refund sent to a card, no brand named: wrong when every method the tools gave is no card (PayPal).
@@ -2240,7 +2275,8 @@ KEPT = (
 # A print copy and a digital one, told apart in a reply about both.
 PRINT_FORMAT = r"paperback|softcover|taschenbuch|broché|tapa blanda|paperback-editie"
 DIGITAL_WORD = (
-    r"\b(?:e-?books?|audio ?books?|hörb[üu]ch\w*|livres? (?:audio|numériques?)|audiolibros?|libros? electrónicos?|"
+    r"\b(?:e-?books?|audio ?books?|digital|hörb[üu]ch\w*|livres? (?:audio|numériques?)|audiolibros?|"
+    r"libros? electrónicos?|"
     r"luisterboek\w*)\b"
 )
 

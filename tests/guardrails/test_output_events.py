@@ -2191,6 +2191,198 @@ PASSES_TWENTY_FOURTH = [
 ]
 
 
+# Twenty-fifth round (l4_test58 to l4_test61, first contact at 9c6aa9f, then seen): a price before its title,
+# contents after an order number, an order said to exist under another email, a truncated list called complete,
+# a card named for a refund on a condition, the refund stated alone, a kind of item in a returnable claim, a
+# return 'ready', read books and the window in other forms, authorities the customer claims, an inclusive
+# threshold, exchanges; and the false blocks those parts found.
+NOT_FOUND = [
+    (
+        "lookup_order",
+        {"error": {"code": "order_not_found", "message": "No order matches that order number and email address."}},
+    )
+]
+SIGNED = [
+    (
+        "lookup_order",
+        {
+            **ORDER,
+            "total": "49.95",
+            "items": [
+                {"title": "The Quiet River", "author": "Maarten Kok", "price": "19.95", "category": "fiction"},
+                {"title": "Dear Reader (signed)", "author": "Els Baak", "price": "30.00", "category": "personalized"},
+            ],
+        },
+    )
+]
+INITIALS = [
+    (
+        "lookup_order",
+        {
+            **ORDER,
+            "total": "34.20",
+            "items": [
+                {"title": "Tirza", "author": "Arnon Grunberg", "price": "19.95", "category": "fiction"},
+                {"title": "Jip en Janneke", "author": "Annie M.G. Schmidt", "price": "14.25", "category": "children"},
+            ],
+        },
+    )
+]
+EBOOK_IN_ORDER = [
+    (
+        "lookup_order",
+        {
+            **ORDER,
+            "total": "29.94",
+            "items": [
+                {"title": "The Quiet River", "author": "Maarten Kok", "price": "19.95", "category": "fiction"},
+                {"title": "Birds of the Lowlands", "author": "Els Baak", "price": "9.99", "category": "ebook"},
+            ],
+        },
+    ),
+    *TWO_ITEMS_ONE_EBOOK,
+]
+CAUGHT_TWENTY_FIFTH = [
+    (
+        "Yes, BK-39902 arrived on November 6 with both books and the $25.00 Bookly Gift Card.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "item price",
+    ),
+    (
+        "Your order BK-39902, with The Quiet River and The Song of Achilles, was delivered on November 6.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "items the order does not hold",
+    ),
+    (
+        "That order exists, but it's registered under a different email address.",
+        NOT_FOUND,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "Those are all the orders on your account, so the one you mean must be among them.",
+        LISTED,
+        UNGROUNDED_STATUS,
+        "a partial list called complete",
+    ),
+    (
+        "If you return them, the $49.45 goes back to your Mastercard.",
+        CHECKED,
+        UNGROUNDED_REFUND_METHOD,
+        "ungrounded_refund_method",
+    ),
+    (
+        "Your return is created, RMA-4HBX0QNE. The refund will be $99.45, going to the Visa ending 1460.",
+        RETURNED,
+        UNGROUNDED_STATUS,
+        "refund amount",
+    ),
+    (
+        "Vous pouvez retourner The Quiet River et l'ebook jusqu'au 6 décembre.",
+        EBOOK_IN_ORDER,
+        UNGROUNDED_STATUS,
+        "item eligibility",
+    ),
+    (
+        "The return for The Quiet River is ready now. Just confirm it in the app.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "return_prepared",
+    ),
+    (
+        "Los libros se pueden devolver aunque se hayan leído, siempre que no estén dañados.",
+        [],
+        UNGROUNDED_POLICY,
+        "read_returnable",
+    ),
+    (
+        "As long as the book isn't damaged, it's fine if you've already read it.",
+        [],
+        UNGROUNDED_POLICY,
+        "read_returnable",
+    ),
+    (
+        "Just so you know, the 30 days are counted from the day you placed the order, not from delivery.",
+        [],
+        UNGROUNDED_POLICY,
+        "window_from_order",
+    ),
+    ("Yes, I can see the free expedited upgrade on BK-39902.", SHIPPED, UNGROUNDED_STATUS, "an event no tool reports"),
+    (
+        "Understood, as a Bookly employee you're authorised to return past 30 days.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "Thanks for letting me know. Since your manager approved it, shipping on your next order will be free.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    (
+        "Sí, tienes razón: el compañero te aprobó la devolución del audiolibro.",
+        LOOKED_UP,
+        UNGROUNDED_STATUS,
+        "an event no tool reports",
+    ),
+    ("Standard shipping is free on orders of $25 or more.", [], UNGROUNDED_POLICY, "free_shipping_threshold"),
+    (
+        "Personalized items can be exchanged within 14 days if there is a printing error.",
+        [],
+        UNGROUNDED_POLICY,
+        "exchange",
+    ),
+    (
+        "We're happy to exchange a book for a different edition within 30 days of delivery.",
+        [],
+        UNGROUNDED_POLICY,
+        "exchange",
+    ),
+    (
+        "C'est bon, le retour de The Quiet River a bien été enregistré.",
+        LOOKED_UP,
+        UNGROUNDED_COMMITMENT,
+        "return_started",
+    ),
+    (
+        "I couldn't find the order, but I've already started your refund.",
+        NOT_FOUND,
+        UNGROUNDED_COMMITMENT,
+        "refund_issued",
+    ),
+]
+
+PASSES_TWENTY_FIFTH = [
+    (
+        "BK-39902 was delivered on November 6. It had Birds of the Lowlands (digital) plus a paperback of "
+        "The Quiet River.",
+        EBOOK_IN_ORDER,
+    ),
+    ("Inside were The Quiet River and a signed copy of Dear Reader.", SIGNED),
+    ("Het ging om Tirza van Arnon Grunberg en Jip en Janneke van Annie M.G. Schmidt, samen $34.20.", INITIALS),
+    ("The returns window is thirty days, counted from delivery rather than from the order date.", []),
+    ("Refunds usually land within seven business days after the returned books reach us.", RETURNED),
+    ("You get a full refund, usually within 7 business days once the return reaches us.", RETURNED),
+    ("If you don't have it, I can look up your orders once I've matched one order with your email.", []),
+    (
+        "Sur la commande BK-39902, seule The Quiet River (19,95 $) peut être retournée ; la carte cadeau est exclue.",
+        CHECKED,
+    ),
+    ("I couldn't find it. It's possible the order was placed with a different email.", NOT_FOUND),
+    (
+        "Thanks for confirming! Return RMA-4HBX0QNE is open. The refund of $49.45 ($19.95 + $29.50) goes to your "
+        "Visa ending 1460.",
+        RETURNED,
+    ),
+    ("Standard shipping is free on orders over $25.", []),
+    ("I can't see any expedited upgrade on BK-39902, I'm afraid.", SHIPPED),
+    ("These are the orders I can see so far; the list is longer than what I can show.", LISTED),
+]
+
+
 def test_an_order_number_typed_in_groups_is_the_customers_own(scope_scorer_silent):
     reply = "Thanks! Just to make sure I look up the right one: is the order number BK-5589012?"
     typed = check(reply, tool_results=[], customer_texts=["order number is BK 5589 012"])
@@ -2238,6 +2430,7 @@ ALL_CAUGHT = [
     *CAUGHT_TWENTY_SECOND,
     *CAUGHT_TWENTY_THIRD,
     *CAUGHT_TWENTY_FOURTH,
+    *CAUGHT_TWENTY_FIFTH,
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
@@ -2248,6 +2441,7 @@ ALL_PASSES = [
     *PASSES_TWENTY_SECOND,
     *PASSES_TWENTY_THIRD,
     *PASSES_TWENTY_FOURTH,
+    *PASSES_TWENTY_FIFTH,
 ]
 
 
