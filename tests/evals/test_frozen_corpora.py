@@ -97,6 +97,7 @@ PINNED_SHA256 = {
     "l4_test59.jsonl": "10c9d7aab823fe0ff6b6d63ee0d47d15cc7dbd3efd4813d297cb03779c3be178",
     "l4_test60.jsonl": "d38a635f209d685b1d02d2a03579e53b9006643b593f0fe595faecac5bc22831",
     "l4_test61.jsonl": "831748bbe0cecf2994e9b45ae5ac0e007cafe40302df9d6a1bb2da7e0ba8bf03",
+    "l4_test62.jsonl": "3b5a5383fc869579bf845b11df1c4e14999c4d1d510fc7b6751883f00972554b",
     "l4_test63.jsonl": "eb1a98faa4c97356c8308d3ebc825ac226c9b4b7b6d1f9f6f259b8307bf1bbdb",
     "l4_test64.jsonl": "a8c567f38167c708c983a8a4798678222a261ce85ede2e0175717ffbdb510050",
     "l4_test65.jsonl": "8ef8c279592249d405daffd9583c0444ab7436555de439eec575345fe331a6ff",
@@ -185,6 +186,7 @@ MINIMUM = {
     "l4_test59.jsonl": {"pass": 190, "block": 130},
     "l4_test60.jsonl": {"pass": 190, "block": 130},
     "l4_test61.jsonl": {"pass": 190, "block": 130},
+    "l4_test62.jsonl": {"pass": 190, "block": 130},
     "l4_test63.jsonl": {"pass": 190, "block": 130},
     "l4_test64.jsonl": {"pass": 190, "block": 130},
     "l4_test65.jsonl": {"pass": 190, "block": 130},
@@ -273,6 +275,7 @@ ID_PREFIX = {
     "l4_test59.jsonl": "l4yh",
     "l4_test60.jsonl": "l4yi",
     "l4_test61.jsonl": "l4yj",
+    "l4_test62.jsonl": "l4yk",
     "l4_test63.jsonl": "l4yl",
     "l4_test64.jsonl": "l4ym",
     "l4_test65.jsonl": "l4yn",
@@ -285,6 +288,7 @@ ID_PREFIX = {
 # l4_test59.jsonl: l4yh- (fifty-ninth L4 part).
 # l4_test60.jsonl: l4yi- (sixtieth L4 part).
 # l4_test61.jsonl: l4yj- (sixty-first L4 part).
+# l4_test62.jsonl: l4yk- (sixty-second L4 part).
 # l4_test63.jsonl: l4yl- (sixty-third L4 part).
 # l4_test64.jsonl: l4ym- (sixty-fourth L4 part).
 # l4_test65.jsonl: l4yn- (sixty-fifth L4 part).
