@@ -104,6 +104,7 @@ PINNED_SHA256 = {
     "l4_test66.jsonl": "6f6e98e7120cc8b0939480d436e9cc033d692fec53e17e4c2bed10ef57123ce9",
     "l4_test67.jsonl": "a5ae7e4e75aa6c87ef66bc61ed1661c730a96b6c0914767da5c63ea6804d8d3c",
     "l4_test68.jsonl": "029fa51496b653f806b2da951d01a30be8ba4667f5c5deb7c28edc5065261138",
+    "l4_test69.jsonl": "1468b89b48fbe76266417c40b08a9295cb14d61f57cd92b6ac11c9c8be6887a8",
 }
 # sha256 of the canonical JSON of the test part's conversations (evals.conversations.conversation_view).
 PINNED_TEST_CONVERSATIONS_SHA256 = "27fd5ea2350d57ded13122203ba4b570eeb03f691467d63c4c0dd62d80c67f26"
@@ -196,6 +197,7 @@ MINIMUM = {
     "l4_test66.jsonl": {"pass": 190, "block": 130},
     "l4_test67.jsonl": {"pass": 190, "block": 130},
     "l4_test68.jsonl": {"pass": 190, "block": 130},
+    "l4_test69.jsonl": {"pass": 190, "block": 130},
 }
 # Each test part numbers its cases with its own prefix: l0t-0001, l4t-0001 (first parts), l0u-, l4u- (second),
 # l0v-, l0w-, l0y-, l0z-, l0q-, l0r-, l0p-, l0o-, l0n-, l0m-, l0l-, l0k-, l0j- (third to fifteenth L0 parts),
@@ -288,6 +290,7 @@ ID_PREFIX = {
     "l4_test66.jsonl": "l4yo",
     "l4_test67.jsonl": "l4yp",
     "l4_test68.jsonl": "l4yq",
+    "l4_test69.jsonl": "l4yr",
 }
 # l4_test54.jsonl: l4yc- (fifty-fourth L4 part).
 # l4_test55.jsonl: l4yd- (fifty-fifth L4 part).
@@ -304,6 +307,7 @@ ID_PREFIX = {
 # l4_test66.jsonl: l4yo- (sixty-sixth L4 part).
 # l4_test67.jsonl: l4yp- (sixty-seventh L4 part).
 # l4_test68.jsonl: l4yq- (sixty-eighth L4 part).
+# l4_test69.jsonl: l4yr- (sixty-ninth L4 part).
 # L4 tuning cases use legacy-good-, legacy-bad-, tune-, tune2-, tune3-, tune4- and tune5-, never a test part's prefix.
 L0_PARTS = sorted(name for name in MINIMUM if name.startswith("l0_"))
 L4_PARTS = sorted(name for name in MINIMUM if name.startswith("l4_"))
