@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, fields
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from functools import cached_property, lru_cache
-from itertools import combinations
+from itertools import combinations, product
 from pathlib import Path
 from typing import NamedTuple
 
@@ -102,8 +102,10 @@ class Grounding:
     rma_numbers: frozenset[str] = frozenset()
     statuses: frozenset[tuple[str, str]] = frozenset()  # (order id, status) from tool results
     applied_returns: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) written
+    return_records: frozenset[tuple[str, str, str]] = frozenset()  # (RMA key, order id, casefolded title) written
     pending_returns: frozenset[str] = frozenset()  # order ids with a return prepared, not confirmed
     pending_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) prepared
+    revised_returns: frozenset[str] = frozenset()  # order ids whose return was prepared again, changed
     order_items: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title) the order holds
     refund_methods: frozenset[str] = frozenset()  # lower-case
     durations: frozenset[tuple[int, int, str]] = frozenset()  # (30, 30, "day"), (3, 5, "business day")
@@ -129,6 +131,7 @@ class Grounding:
     item_refunds: frozenset[Decimal] = frozenset()  # what each item of a written return refunds
     item_authors: frozenset[tuple[str, str]] = frozenset()  # (casefolded title, casefolded author)
     order_counts: frozenset[int] = frozenset()  # how many orders each complete order list held
+    status_counts: frozenset[tuple[str, int]] = frozenset()  # (status, how many) of each complete order list
     partial_order_lists: frozenset[int] = frozenset()  # how many orders each truncated list showed (of more)
     digital_items: frozenset[str] = frozenset()  # casefolded titles of ebook and audiobook items
     gift_cards: frozenset[tuple[str, str]] = frozenset()  # (order id, casefolded title): items that are no book
@@ -279,8 +282,10 @@ class _Facts:
     rma_numbers: set[str] = field(default_factory=set)
     statuses: set[tuple[str, str]] = field(default_factory=set)
     applied_returns: set[tuple[str, str]] = field(default_factory=set)
+    return_records: set[tuple[str, str, str]] = field(default_factory=set)
     pending_returns: set[str] = field(default_factory=set)
     pending_items: set[tuple[str, str]] = field(default_factory=set)
+    revised_returns: set[str] = field(default_factory=set)
     order_items: set[tuple[str, str]] = field(default_factory=set)
     fact_durations: set[tuple[int, int, str]] = field(default_factory=set)
     refund_methods: set[str] = field(default_factory=set)
@@ -299,6 +304,7 @@ class _Facts:
     item_refunds: set[Decimal] = field(default_factory=set)
     item_authors: set[tuple[str, str]] = field(default_factory=set)
     order_counts: set[int] = field(default_factory=set)
+    status_counts: set[tuple[str, int]] = field(default_factory=set)
     partial_order_lists: set[int] = field(default_factory=set)
     digital_items: set[str] = field(default_factory=set)
     gift_cards: set[tuple[str, str]] = field(default_factory=set)
@@ -387,7 +393,7 @@ def _walk_result(value: object, key: str, facts: _Facts) -> None:
     elif key == "author" and isinstance(value, str) and value.strip():
         facts.authors.add(value.strip().casefold())
     elif key in _RMA_KEYS and isinstance(value, str):
-        facts.rma_numbers.add(re.sub(r"[-\s]", "", value).upper())
+        facts.rma_numbers.add(_rma_key(value))
     elif key == "refund_method" and isinstance(value, str):
         facts.refund_methods.add(value.strip().lower())
     elif key.endswith("_days") and isinstance(value, int) and not isinstance(value, bool):
@@ -426,6 +432,8 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
     if name == "list_customer_orders" and isinstance(result.get("orders"), list):
         if result.get("truncated") is False:
             facts.order_counts.add(len(result["orders"]))
+            listed = [str(order.get("status", "")).lower() for order in result["orders"] if isinstance(order, dict)]
+            facts.status_counts |= {(status, listed.count(status)) for status in _ORDER_STATUS_WORDS}
         else:
             facts.partial_order_lists.add(len(result["orders"]))
     facts.order_dates |= {
@@ -493,13 +501,22 @@ def _read_tool(name: str, result: dict, facts: _Facts, today: date) -> None:
             amount for item in items if isinstance(item, dict) and (amount := _money(item.get("refund_amount")))
         }
         if result.get("rma_number"):
+            rma = _rma_key(str(result["rma_number"]))
             for title in _item_titles(result) or {""}:
                 facts.applied_returns.add((_order_id_of(result), title))
+                facts.return_records.add((rma, _order_id_of(result), title))
         elif isinstance(result.get("effect"), dict):
             effect = result["effect"]
+            if _order_id_of(effect) in facts.pending_returns:
+                facts.revised_returns.add(_order_id_of(effect))
             facts.pending_returns.add(_order_id_of(effect))
             titles = effect.get("titles") if isinstance(effect.get("titles"), list) else []
             facts.pending_items |= {(_order_id_of(effect), str(title).casefold()) for title in titles if title}
+
+
+def _rma_key(value: str) -> str:
+    """An RMA number as the checks compare it: "RMA-Q6M3X8PA", "rma q6m3x8pa" -> "RMAQ6M3X8PA"."""
+    return re.sub(r"[-\s]", "", value).upper()
 
 
 def _item_titles(result: dict) -> set[str]:
@@ -732,7 +749,7 @@ def _extract(text: str) -> _Extracted:
     extracted.dates = _extract_dates(text)
     extracted.amounts = {amount for _, amount in _money_matches(text)}
     extracted.tracking_numbers = _tracking_numbers_in(text)
-    extracted.rma_numbers = {re.sub(r"[-\s]", "", value).upper() for value in _RMA.findall(text)}
+    extracted.rma_numbers = {_rma_key(value) for value in _RMA.findall(text)}
     extracted.reference_codes = set(_REFERENCE_CODE.findall(text))
     return extracted
 
@@ -841,6 +858,8 @@ def _reply_figures(sentence: str) -> tuple[list, list] | None:
 def _duration_subjects(sentence: str, match: re.Match) -> frozenset[str]:
     """The subjects of a reply's duration; one timed by the return's receipt is the refund's, whatever word
     is nearest ("within 7 business days of the return reaching us")."""
+    if _FROM_DELIVERY.match(sentence, match.end()):
+        return frozenset({"window"})
     if _TIMED_BY_RECEIPT.match(sentence, match.end()):
         return frozenset({"refund"})
     # after a receipt the sentence named first: "zodra de retour bij ons binnen is, uiterlijk binnen 7 werkdagen daarna"
@@ -961,6 +980,7 @@ _RETURN_COUNT = re.compile(patterns.RETURN_COUNT, re.IGNORECASE)
 _OTHER_LANGUAGE_ACTION = re.compile(patterns.OTHER_LANGUAGE_ACTION, re.IGNORECASE)
 _CARD_DIGITS = re.compile(patterns.CARD_DIGITS, re.IGNORECASE)
 _AGENT_ACTION = re.compile(patterns.AGENT_ACTION, re.IGNORECASE)
+_COORDINATED_ACTION = re.compile(patterns.COORDINATED_ACTION, re.IGNORECASE)
 _OWN_INSTRUCTIONS = re.compile(patterns.OWN_INSTRUCTIONS, re.IGNORECASE)
 _NEGATION = re.compile(patterns.NEGATION, re.IGNORECASE)
 _CONDITION = re.compile(patterns.CONDITION, re.IGNORECASE)
@@ -994,8 +1014,22 @@ _SINGULAR_ACTOR = re.compile(r"i\b", re.IGNORECASE)
 _AGO_AFTER = re.compile(patterns.AGO_AFTER, re.IGNORECASE)
 _AGO_BEFORE = re.compile(patterns.AGO_BEFORE, re.IGNORECASE)
 _DELIVERY_WORD = re.compile(patterns.DELIVERY_WORD, re.IGNORECASE)
+_REMAINING_AFTER = re.compile(patterns.REMAINING_AFTER, re.IGNORECASE)
+_REMAINING_BEFORE = re.compile(patterns.REMAINING_BEFORE, re.IGNORECASE)
+_MORE_DAYS = re.compile(patterns.MORE_DAYS, re.IGNORECASE)
+_DAYS_AHEAD = tuple(
+    (days, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for days, words in patterns.DAYS_AHEAD.items()
+)
+_DEADLINE_DAYS = tuple(
+    (days, re.compile(rf"(?:{patterns.DEADLINE_LEAD})(?:{words})\b", re.IGNORECASE))
+    for days, words in patterns.DAYS_AHEAD.items()
+)
 _RELATIVE_DAYS = tuple((days, re.compile(pattern, re.IGNORECASE)) for days, pattern in patterns.RELATIVE_DAYS)
 _ORDER_PLACED = re.compile(patterns.ORDER_PLACED, re.IGNORECASE)
+# What joins a date to the word for its day: "October 12... which is tomorrow", "December 3 (today)".
+_SAME_DAY = re.compile(
+    r"[\s,.(—–-]*(?:which is|that is|that's|i\.e\.|das ist|also|soit|c'est|es decir|o sea|dus)?[\s,(]*", re.IGNORECASE
+)
 _NOT_DELIVERED = re.compile(patterns.NOT_DELIVERED, re.IGNORECASE)
 # What a status sentence may be about besides the order: its return, refund, label, a replacement, an email.
 _NOT_THE_ORDER = re.compile(
@@ -1029,6 +1063,21 @@ _TIMED_BY_RECEIPT = re.compile(
     r"desde\s+que\s+recib|tras\s+(?:la\s+)?recepción|na\s+ontvangst|nadat)",
     re.IGNORECASE,
 )
+# A duration counted from the delivery is the return window's: "30 days of delivery", "30 days after your books
+# arrive" (with the customer, not back with us), "30 Tage nach Erhalt der Lieferung", "30 jours après la livraison".
+_FROM_DELIVERY = re.compile(
+    r"\s+(?:of|after|from|since|following)\s+(?:the\s+)?delivery\b"
+    r"|\s+(?:after|once|from when)\s+(?:your|the)\s+(?:books?|order|parcel|package|items?)\s+"
+    r"(?:arrives?|arrived|(?:is|are|was|were)\s+delivered)\b(?!\s+(?:back|with us|at our|to us))"
+    r"|\s+(?:nach|ab)\s+(?:der\s+)?(?:lieferung|zustellung)\b|\s+(?:après|à compter de)\s+la\s+livraison\b"
+    r"|\s+(?:desde|después de|tras)\s+la\s+entrega\b|\s+(?:na|vanaf)\s+(?:de\s+)?(?:levering|bezorging)\b",
+    re.IGNORECASE,
+)
+# What a day counted back may be a date of: the order, its shipping, delivery, return or refund, the parcel.
+_ORDER_EVENT = re.compile(patterns.ORDER_EVENT, re.IGNORECASE)
+_ONLY_ON_CONDITION = re.compile(patterns.ONLY_ON_CONDITION, re.IGNORECASE)
+_SET_ASIDE = re.compile(patterns.SET_ASIDE, re.IGNORECASE)
+_PRONOUN_OBJECT = re.compile(r"\b(?:it|them)\Z", re.IGNORECASE)
 _AFTER_THAT = re.compile(r"\s+(?:daarna|danach|après cela|ensuite|afterwards|after that|thereafter)\b", re.IGNORECASE)
 _BOOK_WORD = re.compile(patterns.BOOK_WORD, re.IGNORECASE)
 _ORDINAL = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
@@ -1083,6 +1132,21 @@ _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
 _NAMED_LIST = re.compile(patterns.NAMED_LIST, re.IGNORECASE)
 # "in total" sums what the sentence names (Spanish "en total" is no Dutch "en", and)
 _IN_TOTAL = re.compile(r"\b(?:in total|en total|au total|insgesamt|in totaal)\b", re.IGNORECASE)
+# Where a clause about other items begins: "C was returned before; A and B come to …", "C can't go back, but A …"
+_CONTRAST_BREAK = re.compile(r";|\b(?:but|aber|mais|pero|maar)\b", re.IGNORECASE)
+_BRACKETED_FIGURE = re.compile(r"\s*\([^()]*\d[^()]*\)")
+# A sentence that opens on what the last one's items come to: "Together they'd come to $37.98."
+_TOTAL_LEAD = re.compile(
+    r"\W*(?:together|in total|altogether|combined|zusammen|insgesamt|samen|in totaal|ensemble|au total|en tout|"
+    r"juntos|juntas|en total)\b",
+    re.IGNORECASE,
+)
+# What the named items come to together: "in total", and "together", "add up to", "zusammen", "samen", "juntos"
+_NAMED_TOTAL = re.compile(
+    r"\b(?:in total|en total|au total|insgesamt|in totaal|together|altogether|combined|add(?:s)? up to|come to|"
+    r"comes to|zusammen|ensemble|en tout|juntos|juntas|samen|bij elkaar)\b",
+    re.IGNORECASE,
+)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
 _STORE_PLACE = re.compile(patterns.STORE_PLACE, re.IGNORECASE)
 _STREET_ADDRESS = re.compile(patterns.STREET_ADDRESS)
@@ -1237,7 +1301,7 @@ def _asserted(sentence: str, match: re.Match) -> bool:
 def _conditional(sentence: str, match: re.Match) -> bool:
     """True when the match is neither asked nor negated, only made conditional."""
     clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
-    negated = _NEGATION.search(clause) or _NEGATION.search(match.group())
+    negated = _NEGATION.search(clause) or _NEGATION.search(match.group()) or _SET_ASIDE.search(clause)
     return not sentence.rstrip().endswith("?") and not negated
 
 
@@ -1351,6 +1415,56 @@ def _relative_day_problems(sentence: str, event: bool, grounding: Grounding) -> 
     return problems
 
 
+def _days_left_wrong(sentence: str, grounding: Grounding) -> bool:
+    """Days said to be left ("you still have 17 days", "nog 5 dagen", "5 more days") that are not the days from
+    today to the end of a return window of the thread (or one more, counting the last day)."""
+    if not grounding.window_ends:
+        return False
+    left = {(end - grounding.today).days for end in grounding.window_ends}
+    said = [
+        (match, *_duration(match)[:1], _duration(match)[2])
+        for match in _DURATION.finditer(sentence)
+        if _REMAINING_AFTER.match(sentence, match.end()) or _REMAINING_BEFORE.search(sentence, 0, match.start())
+    ]
+    said += [
+        (match, int(match.group("count")), match.group("unit").lower().rstrip("s"))
+        for match in _MORE_DAYS.finditer(sentence)
+    ]
+    for match, count, unit in said:
+        if unit not in _DAYS_PER_UNIT or _subjects_at(sentence, match.start()) - {"window"}:
+            continue  # business days, hours; the refund's or the shipping's time
+        days = count * _DAYS_PER_UNIT[unit]
+        slack = 3 if unit == "week" or _APPROXIMATE.search(sentence[: match.start()]) else 0
+        if not any(0 <= days - remaining <= 1 + slack or 0 <= remaining - days <= slack for remaining in left):
+            return True
+    return False
+
+
+def _days_ahead_problems(sentence: str, grounding: Grounding) -> list[str]:
+    """Today or tomorrow said of a date that is not that day: a return window's last day ("you have until
+    tomorrow" when it ends today) or a date written beside the word ("until October 12... which is tomorrow")."""
+    problems = []
+    for days_ahead, pattern in _DEADLINE_DAYS:
+        match = pattern.search(sentence)
+        day = grounding.today + timedelta(days=days_ahead)
+        if match and grounding.window_ends and day not in grounding.window_ends and _asserted(sentence, match):
+            problems.append("a window's last day")
+    for days_ahead, pattern in _DAYS_AHEAD:
+        day = grounding.today + timedelta(days=days_ahead)
+        for match in pattern.finditer(sentence):
+            # the date written just before it ("October 12, which is tomorrow"; "heute, am 3. März")
+            written = [
+                value
+                for found, value in _date_matches(sentence)
+                if value != INVALID_DATE
+                and 0 <= match.start() - found.end() <= 16
+                and _SAME_DAY.fullmatch(sentence[found.end() : match.start()])
+            ]
+            if written and not any(_date_is(value, day) for value in written):
+                problems.append("a date said to be " + match.group().lower())
+    return problems
+
+
 def _eligibility_unchecked(sentence: str, grounding: Grounding) -> bool:
     """An order said to be within its return window when no eligibility check ran and no result dates a
     delivery ("I couldn't check BK-52118, but it's still within the 30-day window")."""
@@ -1427,6 +1541,11 @@ def _order_count_wrong(sentence: str, grounding: Grounding) -> bool:
     if counted is None or not (grounding.order_counts or grounding.partial_order_lists):
         return False
     number = _number(counted.group("n"))
+    # "two delivered orders", "deux commandes livrées": the orders of that status in a complete list
+    kind = " ".join(word for word in (counted.group("kind"), counted.group("kind_after")) if word)
+    status = next((name for name, pattern in _ORDER_STATUS_WORDS.items() if pattern.search(kind)), None)
+    if status is not None:
+        return bool(grounding.status_counts) and (status, number) not in grounding.status_counts
     seen = re.match(r"i\b", counted.group(), re.IGNORECASE) and not re.search(r"\bin total\b", sentence, re.IGNORECASE)
     return number not in grounding.order_counts and not (seen and number in grounding.partial_order_lists)
 
@@ -1538,6 +1657,10 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
         both_editions or any(_DIGITAL_WORD.search(sentence) for sentence in sentences)
     )
     previous: set[str] = set()
+    # A reply that names a return (its RMA) or the one waiting for confirmation is about that return in every
+    # sentence: "You're all set with RMA-B7Y4D2KS. The $17.50 refund goes to …" states that return's refund.
+    about_return = any(_RMA.search(sentence) or _AWAITING_CONFIRMATION.search(sentence) for sentence in sentences)
+    last_sentence = ""
     for sentence in sentences:
         named = _extract_order_ids(sentence)
         # A tracking number given for an order, or for the one the last sentence named ("Your other order is
@@ -1586,6 +1709,9 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             or _WINDOW_CLOSED.search(sentence)
         )
         problems += _relative_day_problems(sentence, bool(event), grounding)
+        problems += _days_ahead_problems(sentence, grounding)
+        if _days_left_wrong(sentence, grounding):
+            problems.append("days left")
         problems += _tracking_problems(sentence, grounding)
         problems += _date_role_problems(sentence, grounding)
         if _item_format_claimed(sentence, grounding, contrasted):
@@ -1611,7 +1737,11 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
         heard = reported and (_HEARSAY.search(lead) or _HEDGE.search(lead))
         if reported and _asserted(sentence, reported) and not heard:
             problems.append("an event no tool reports")
-        problems += _amount_role_problems(sentence, money, grounding)
+        problems += _amount_role_problems(sentence, money, grounding, about_return)
+        if _named_total_wrong(sentence, last_sentence, grounding):
+            problems.append("what the items named come to")
+        last_sentence = sentence
+        problems += _return_record_problems(sentence, grounding)
         match = _ELIGIBLE_CLAIM.search(sentence)
         about = named
         if not named:
@@ -1620,8 +1750,11 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             match = None if _WITHIN_WINDOW.search(sentence) else match or _STILL_RETURNABLE.search(sentence)
             named_titles = _titles_in(sentence, grounding)  # (read once, not once per item of the thread)
             about = {owner for owner, title in grounding.order_items if title in named_titles}
+        # ("solo se puede devolver una vez entregado": returnable only on a condition, which is the rule)
+        restricted = match is not None and _ONLY_ON_CONDITION.search(sentence, max(0, match.start() - 30))
         if match is not None and about and about <= grounding.ineligible_orders and _asserted(sentence, match):
-            problems.append("eligibility")
+            if not restricted:
+                problems.append("eligibility")
         elif _eligibility_unchecked(sentence, grounding):
             problems.append("eligibility no result gives")
         elif _unreturnable_item_claimed(sentence, grounding):
@@ -1697,6 +1830,8 @@ def _wrong_author(sentence: str, grounding: Grounding) -> bool:
         name = written.group("name").casefold()
         if _INITIALS_ONLY.fullmatch(name):
             continue  # "by J." cut off where the sentences were split ("by J. P. Okafor")
+        if _extract_order_ids(written.group("name")):
+            continue  # "The Hobbit de BK-71904": the order it is from, not its author
         # (an author no result gives is let through: writers of good replies name true ones, "Patria de
         # Fernando Aramburu", as often as false ones)
         if title in authors and not any(author.split()[-1] in name for author in authors[title]):
@@ -1715,7 +1850,9 @@ def _wrong_author(sentence: str, grounding: Grounding) -> bool:
     return False
 
 
-def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], grounding: Grounding) -> list[str]:
+def _amount_role_problems(
+    sentence: str, money: list[tuple[re.Match, Decimal]], grounding: Grounding, about_return: bool = False
+) -> list[str]:
     """Amounts bound to something whose amount a result gave: an item's price, a return's refund.
 
     "The Bookly Gift Card ($25.00)" must be its price; any other amount of a sentence naming an RMA or
@@ -1726,10 +1863,7 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
     if not money:
         return []
     folded = sentence.casefold()
-    prices: dict[str, set[Decimal]] = {}
-    for title, price in grounding.item_prices:
-        if len(title) >= 3 and title in folded:
-            prices.setdefault(title, set()).add(price)
+    prices = _named_prices(folded, grounding)
     named_prices = {value for values in prices.values() for value in values}
     # what two or more of the named items come to (three titles at $11.00 each come to $33.00)
     named_together = _subset_sums(sorted(value for values in prices.values() for value in values))
@@ -1751,6 +1885,11 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
     if refunds and (_RMA.search(sentence) or _AWAITING_CONFIRMATION.search(sentence)):
         if _REFUND_CONTEXT.search(sentence) and any(amount not in refunds for amount in unbound):
             problems.append("refund amount")
+    elif refunds and about_return and _REFUND_CONTEXT.search(sentence):
+        # a later sentence of a reply about the return: its refund, or what the items it names come to
+        allowed = refunds | grounding.item_refunds | named_prices | named_together
+        if any(amount not in allowed for amount in unbound):
+            problems.append("refund amount")
     elif refunds and (stated := _THE_REFUND_IS.search(sentence)) and not _CONDITION.search(sentence):
         # the return's refund stated on its own: "The refund will be $18.00" beside RMA-HQ2T7B4N for $19.99
         # (the first amount after it; those after may be its parts, "$49.99 ($17.99 + $32.00)")
@@ -1760,12 +1899,105 @@ def _amount_role_problems(sentence: str, money: list[tuple[re.Match, Decimal]], 
     elif (
         prices
         and _REFUND_CONTEXT.search(sentence)
-        and not _OTHER_ITEMS.search(_NAMED_LIST.sub("§", _without(_IN_TOTAL.sub(" ", folded), prices, placeholder="§")))
+        and _only_named_items(folded, prices)
         and any(amount not in named_prices | named_together | refunds | grounding.order_totals for amount in unbound)
     ):
         # the items named alone ("If you return Little Women and Heidi"), and what comes back for them:
         # one of them, or some of them together
         problems.append("refund for the items named")
+    return problems
+
+
+def _only_named_items(folded: str, prices: dict[str, set[Decimal]]) -> bool:
+    """No word of the sentence counts in more than the titles it names ("the other books", "plus", "both")."""
+    return not _OTHER_ITEMS.search(
+        _NAMED_LIST.sub("§", _without(_NAMED_TOTAL.sub(" ", folded), prices, placeholder="§"))
+    )
+
+
+def _named_prices(folded: str, grounding: Grounding) -> dict[str, set[Decimal]]:
+    """The prices of the thread's items the (casefolded) text names, by title."""
+    prices: dict[str, set[Decimal]] = {}
+    for title, price in grounding.item_prices:
+        if len(title) >= 3 and title in folded:
+            prices.setdefault(title, set()).add(price)
+    return prices
+
+
+def _named_total_wrong(sentence: str, before: str, grounding: Grounding) -> bool:
+    """ "A and B, $36.98 in total": the amount beside "in total" is what every item named comes to together.
+
+    Read in the clause that names them, up to that amount ("Returning A and B would come to $25.98; C was
+    returned before" sums A and B), only when two or more of the thread's titles are named there and nothing
+    else is counted in ("plus shipping", "the other books"); a refund a result gave is that too.
+    """
+    said = _NAMED_TOTAL.search(sentence)
+    if said is None:
+        return False
+    # "Babel and Yellowface are both returnable. Together they'd come to $37.98": the last sentence named them
+    lead = before + " " if _TOTAL_LEAD.match(sentence) and not _titles_in(sentence, grounding) else ""
+    folded = (lead + sentence).casefold()
+    said = _NAMED_TOTAL.search(folded, len(lead))
+    prices = _named_prices(folded, grounding)
+    if len(prices) < 2:
+        return False
+    # the amount said to be the total: the first after the words, else the last before them, none in brackets
+    bracketed = [match.span() for match in _BRACKETED_FIGURE.finditer(folded)]
+    money = [
+        (match, amount)
+        for match, amount in _money_matches(folded)
+        if not any(start <= match.start() < end for start, end in bracketed)
+    ]
+    before = [(match, amount) for match, amount in money if match.end() <= said.start()]
+    after = [(match, amount) for match, amount in money if match.start() >= said.end()]
+    stated = after[0] if after else (before[-1] if before else None)
+    if stated is None:
+        return False
+    breaks = [match.end() for match in _CONTRAST_BREAK.finditer(folded, 0, said.start())]
+    clause = folded[max(breaks, default=0) : max(stated[0].end(), said.end())]
+    named = {}
+    rest = clause
+    for title in sorted(prices, key=len, reverse=True):  # "The Wild Robot Escapes" before "The Wild Robot"
+        if title in rest:
+            named[title] = prices[title]
+            rest = rest.replace(title, "§")
+    # ("Emma ($8.00) and Persuasion ($7.50) can both go back": a price in brackets and "both" count in nothing)
+    listed = _BOTH_ITEMS.sub(" ", _BRACKETED_FIGURE.sub("", clause))
+    if len(named) < 2 or not _only_named_items(listed, named):
+        return False
+    together = {sum(choice) for choice in product(*(sorted(values) for values in named.values()))}
+    return stated[1] not in together | grounding.refund_amounts
+
+
+def _return_record_problems(sentence: str, grounding: Grounding) -> list[str]:
+    """An RMA number said to belong to another order or other items than its written return's.
+
+    Each RMA is read with what follows it up to the next RMA ("RMA-Q6M3X8PA is for Watchmen from BK-71904, and
+    RMA-F2G7N5TY for Beloved from BK-72231"), or with its whole sentence when it is the only one.
+    """
+    if not grounding.return_records:
+        return []
+    found = list(_RMA.finditer(sentence))
+    problems = []
+    for index, match in enumerate(found):
+        records = [record for record in grounding.return_records if record[0] == _rma_key(match.group())]
+        if not records:
+            continue  # an RMA no result gave is ungrounded anyway
+        if len(found) == 1:
+            part = sentence
+        else:
+            end = found[index + 1].start() if index + 1 < len(found) else len(sentence)
+            part = sentence[match.start() : end]
+        own_order = {order for _, order, _ in records}
+        named = _extract_order_ids(part)
+        if named and not named & own_order:
+            problems.append("another order's RMA")
+        # titles of another written return named with this RMA, none of its own
+        own_titles = {title for _, _, title in records}
+        others = {title for rma, _, title in grounding.return_records if rma != records[0][0]} - own_titles
+        titles = _titles_in(part, grounding)
+        if titles & others and not titles & own_titles:
+            problems.append("another return's items")
     return problems
 
 
@@ -1963,6 +2195,18 @@ def _covers(covered: set[str], titles: set[str], count: int | None) -> bool:
     return titles <= covered and (count is None or count <= len(covered))
 
 
+def _agent_actions(text: str) -> list[re.Match]:
+    """The assistant's own actions: "I've emailed you the label", and one joined to it, "… and booked a pickup"."""
+    actions = []
+    for match in _AGENT_ACTION.finditer(text):
+        actions.append(match)
+        if match.group("past"):
+            joined = _COORDINATED_ACTION.match(text, match.end())
+            if joined is not None:
+                actions.append(joined)
+    return actions
+
+
 def _no_action_after(verb: str, text: str, end: int) -> bool:
     """The words after a verb of action say nothing was done: "I'll leave the address as it is"."""
     no_action = _NO_ACTION_AFTER.get(verb)
@@ -1980,6 +2224,9 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
     unbacked: list[str] = []
     applied_orders = {order_id for order_id, _ in grounding.applied_returns}
     reply_awaits_confirmation = any(_AWAITING_CONFIRMATION.search(sentence) for sentence in sentences)
+    # "I've updated it: the return now covers A and B. Please confirm the new version": the return was prepared
+    # again in this thread, and the change waits for the customer's confirmation.
+    revised = bool(grounding.revised_returns) and reply_awaits_confirmation
     for sentence in sentences:
         for kind, pattern in _RETURN_COMMITMENTS.items():
             match = pattern.search(sentence)
@@ -2053,14 +2300,16 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 unbacked.append(f"action: {verb}")
         # The handoff intent backs its escalation: the server renders the handoff itself.
         handed_off = intent == "handoff" and _UNBACKED_COMMITMENTS["escalation"].search(sentence)
-        for match in () if handed_off else _AGENT_ACTION.finditer(untitled):
-            verb = (match.group("verb") or match.group("past")).lower()
+        for match in () if handed_off else _agent_actions(untitled):
+            verb = (match.groupdict().get("verb") or match.group("past")).lower()
             if _no_action_after(verb, untitled, match.end()):
                 continue
             if _TIME_LEAD.search(untitled, 0, match.start()):
                 continue  # "I can look up your orders once I've matched one": a step still to come, not a claim
             if verb in patterns.HANDOFF_VERBS and _CUSTOMER_REQUEST.search(untitled):
                 continue  # a handoff offered for the customer to ask for: the reply step hands over
+            if revised and verb in patterns.REVISION_VERBS:
+                continue
             if _RETURN_OBJECT.match(untitled, match.end()) and (grounding.pending_returns or applied_orders):
                 continue  # "I've lined up a return of …": the prepared or written return, checked above
             # A promise made on a condition is still a promise: only a negated or asked one is none.
@@ -2083,6 +2332,8 @@ def _commitment_problems(sentences: list[str], grounding: Grounding, intent: str
                 continue
             if kind == "escalation" and intent == "handoff":
                 continue
+            if kind == "order_change" and revised and _PRONOUN_OBJECT.search(match.group()):
+                continue  # "I've updated it": the return prepared again, not the order
             if kind == "refund_issued" and _RECEIPT_CONDITION.search(_match_clause(sentence, match)):
                 # "your refund is issued once we receive the books": the policy, not a refund made (in the
                 # claim's own clause: "…within 7 days of receiving it, and the earlier refund has been paid")
@@ -2174,6 +2425,8 @@ def _counted_back_wrongly(sentence: str, match: re.Match, grounding: Grounding) 
     # The clause the duration is in says what it counts from ("ordered 21 days ago and it arrived 15 days ago").
     start, end = _clause_around(sentence, match.start())
     clause = sentence[start:end]
+    if not (_ORDER_EVENT.search(sentence) or _DELIVERY_WORD.search(sentence) or _extract_order_ids(sentence)):
+        return False  # the customer's own day: "the reset link from two days ago"
     written = _extract_dates(clause)
     named = {known for known in grounding.dates if any(_date_is(value, known) for value in written)}
     delivered = grounding.delivered_dates if _DELIVERY_WORD.search(clause) else frozenset()
@@ -2192,8 +2445,11 @@ def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
             continue
         durations, amounts = figures
         for subjects, match in durations:
-            if _counted_back_wrongly(sentence, match, grounding):
-                problems.append("days ago")
+            if _AGO_AFTER.match(sentence, match.end()) or _AGO_BEFORE.search(sentence[: match.start()]):
+                # a day counted back is a date of the thread or the customer's, never a policy's figure
+                if _counted_back_wrongly(sentence, match, grounding):
+                    problems.append("days ago")
+                continue
             low, high, unit = _duration(match)
             if unit == "year" and not subjects:
                 continue  # "Fourteen years is a long friendship": no policy counts in years
@@ -2279,10 +2535,13 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
                     and not _PAID_HYPOTHESIS.search(sentence)
                 )
         for match in _REFUND_METHOD.finditer(sentence):
-            method = next(group for group in match.groups() if group).lower()
+            named = next(index for index, group in enumerate(match.groups(), start=1) if group)
+            method = match.group(named).lower()
             # The refund's way is a fact whenever the refund comes ("once it goes through, … to your PayPal"):
-            # only a question, a negation or a hypothesis ("if you paid by PayPal") makes it no claim.
-            claimed = _conditional(sentence, match) and not _HYPOTHESIS.search(sentence)
+            # only a question, a negation, a way set aside ("rather than as store credit") or a hypothesis ("if
+            # you paid by PayPal") makes it no claim.
+            set_aside = _SET_ASIDE.search(sentence, 0, match.start(named))
+            claimed = _conditional(sentence, match) and not set_aside and not _HYPOTHESIS.search(sentence)
             said = _one_brand_name(method)  # "amex" for a refund to an "American Express ending 1460"
             if claimed and not any(said in way for way in grounded):
                 count += 1

@@ -32,6 +32,7 @@ STATUS_CLAIMS: dict[str, str] = {
         r"|\bshows? as shipped\b|\b(?:bk-\d+|order|it|parcel|package)\s+(?:already\s+|just\s+)?shipped\b"
         r"|\b(?:wurde|wurden|ist|sind)\s+(?:\S+\s+){0,3}?(?:versandt|verschickt|versendet|unterwegs)\b"
         r"|\b(?:a été|ont été|est|sont)\s+(?:bien\s+)?(?:expédiée?s?|envoyée?s?|en route|en chemin)\b"
+        r"|\b(?:est|sont)\s+(?:déjà\s+|bien\s+)?partie?s?\b(?!\s+(?:de|du|des|d')\b)"
         r"|\b(?:fue|fueron|ha sido|han sido|está|están)\s+(?:ya\s+)?(?:enviad[oa]s?|en camino|en tránsito)\b"
         r"|\b(?:ya\s+)?se\s+(?:ha|han)\s+(?:enviado|despachado|mandado)\b|\bse\s+(?:envió|enviaron|despachó)\b"
         r"|\b(?:is|zijn|werd|werden)\s+(?:\S+\s+){0,3}?(?:verzonden|verstuurd|onderweg)\b"
@@ -394,6 +395,14 @@ _OTHER_SHIPPED = (
 )
 _NEXT_WEEK = r"volgende week|nächste woche|nächsten woche|la semaine prochaine|la próxima semana|la semana que viene"
 _EXPECT = r"verwachten|erwarten|attendre|esperar\w*"
+# What a refund said to be done is, in the other four languages ("wurde überwiesen", "a été versée", "fue
+# abonado", "is overgemaakt").
+_REFUND_DONE_OTHER_LANGUAGES = (
+    r"(?:veranlasst|ausgeführt|überwiesen|genehmigt|gutgeschrieben|bestätigt|effectuée?|versée?|approuvée?|validée?|"
+    r"confirmée?|émise?|emitido|emitió|procesado|confirmado|bevestigd|aprobado|tramitado|abonado|uitgevoerd|"
+    r"overgemaakt|goedgekeurd|verwerkt|unterwegs|en route|en chemin|en camino|onderweg)"
+)
+
 UNBACKED_COMMITMENTS: dict[str, str] = {
     # a label sent again: the written return emails one label, no tool sends another
     "new_label": (
@@ -405,11 +414,14 @@ UNBACKED_COMMITMENTS: dict[str, str] = {
         # German, French, Spanish, Dutch: the refund said to be made, sent or approved.
         # (an amount's decimal point is no end of sentence: "de terugbetaling van $22.40 is al goedgekeurd")
         r"\b(?:erstattung|ruckerstattung|rückerstattung|remboursement|reembolso|terugbetaling)\b(?:[^.!?]|\.\d){0,40}?\b"
-        r"(?:wurde|ist|a été|a|est|fue|ha sido|se|ya se|está|is|werd)\s+(?:\S+\s+){0,3}?(?:veranlasst|ausgeführt|"
-        r"überwiesen|genehmigt|gutgeschrieben|bestätigt|effectuée?|versée?|approuvée?|validée?|confirmée?|émise?|emitido|"
-        r"emitió|procesado|confirmado|bevestigd|"
-        r"aprobado|tramitado|abonado|uitgevoerd|overgemaakt|goedgekeurd|verwerkt|unterwegs|en route|en chemin|"
-        r"en camino|onderweg)\b|"
+        r"(?:wurde|ist|a été|a|est|fue|ha sido|se|ya se|está|is|werd)\s+(?:\S+\s+){0,3}?"
+        rf"{_REFUND_DONE_OTHER_LANGUAGES}\b|"
+        # the money as the subject: "die 41,98 $ wurden bereits auf Ihr PayPal-Konto überwiesen", "les 24,95 $ ont
+        # déjà été remboursés", "los 30 $ ya fueron abonados", "de $19.50 is al teruggestort"
+        r"(?:\$\s?\d[\d.,]*|\b\d[\d.,]*\s?(?:\$|€|euros?|dollars?|dólares))(?:\s+\S+){0,2}?\s+"
+        r"(?:wurden|wurde|sind|ist|ont été|a été|ont|sont|fueron|fue|han sido|ha sido|se han|se ha|zijn|is|werd)"
+        r"\s+(?:\S+\s+){0,5}?"
+        rf"(?:{_REFUND_DONE_OTHER_LANGUAGES}|rembours[ée]e?s?|reembolsados?|terugbetaald|teruggestort|erstattet)\b|"
         rf"\brefunds?\b(?:\s+[\w$.-]+){{0,5}}?\s+{_DONE}\s+(?:issued|processed|sent|initiated|credited|released|"
         r"completed|paid|transferred|deposited|put through|refunded|approved|authori[sz]ed)\b"
         r"|\brefunds?\b(?:\s+[\w$.-]+){0,5}?\s+(?:is|was|'s|were)\s+(?:now\s+|already\s+|currently\s+)?"
@@ -793,6 +805,11 @@ AGENT_ACTION = (
     r"(?:\s+(?:now|just|already|also|gone ahead and|went ahead and|personally|quickly|then))*"
     rf"\s+(?P<past>{_PARTICIPLE}))(?=[\s,.!;:])(?!\s+(?:nothing|none)\b|\s+you\s+(?:on|about|in)\b|(?<=left)\s+off\b)"
 )
+# A second action joined to the first with its subject left out: "I've emailed you the label and booked a
+# courier pickup", "we already checked it and refunded the difference" (read up to the clause's end).
+COORDINATED_ACTION = (
+    rf"[^.;:!?]*?\band\s+(?:also\s+|then\s+|even\s+|already\s+|just\s+)?(?P<past>{_PARTICIPLE})(?=[\s,.!;:])"
+)
 AGENT_VERBS_BACKED = _word_set(
     # looking up and reading
     "look looked looking check checked checking double-check double-checked find found search searched see saw "
@@ -811,6 +828,8 @@ AGENT_VERBS_BACKED = _word_set(
     # drafting what the customer will confirm, noting what they said (on their account: UNBACKED_COMMITMENTS)
     "draft drafted noted jotted"
 )
+# What a reply says it did to a return it prepared again ("I've updated it", "I've changed the return").
+REVISION_VERBS = _word_set("updated changed adjusted amended revised modified added")
 # Handing the conversation to a person is the reply step's own "handoff" intent, so offering it when the
 # customer asks ("just say so and I'll hand the chat over", "If you'd like, I can bring in a colleague") is
 # no promise of something no tool does.
@@ -1090,9 +1109,11 @@ TITLE_PRICE_GAP = (
 )
 
 # A card's last digits.
+# (any language's way of saying "ending": "se terminant par 6640", "endet auf 4417", "terminada en 0077",
+# "eindigend op 1460"; a card's four digits are the only four-digit group written that close to it)
 CARD_DIGITS = (
-    r"\b(?:card|visa|mastercard|amex|american express|discover|debit|credit)\b[^.!?\d]{0,25}"
-    r"\b(?:ending|ends)(?:\s+in|\s+with)?\s+(?P<digits>\d{4})\b"
+    r"\b(?:card|carte|karte|kreditkarte|tarjeta|kaart|creditcard|visa|mastercard|amex|american express|discover|"
+    r"debit|credit)\b[^.!?\d$€]{0,30}?(?<![-\w])(?P<digits>\d{4})\b(?![.,]\d)"
 )
 
 RETURN_PREPARED = (
@@ -1141,6 +1162,19 @@ NEGATION = (
     # the store's other four languages
     r"|\b(?:nicht|nichts|nie|kein\w*|pas|rien|jamais|aucune?|nunca|nada|ningún|ninguna|niet|niets|nooit|geen)\b"
 )
+# Something allowed only on a condition: "can only be returned once it's delivered", "solo se puede devolver una
+# vez entregado", "kann erst nach der Zustellung", "ne peut être retournée qu'une fois livrée".
+ONLY_ON_CONDITION = (
+    r"\b(?:only|solo|sólo|nur|erst|seulement|alleen|pas)\b[^.!?;]{0,40}?\b(?:once|when|after|una vez|cuando|"
+    r"después de|sobald|wenn|nachdem|nach|une fois|quand|après|dès|zodra|als|wanneer|nadat|na)\b"
+    r"|\bqu'une fois\b|\bque\s+(?:une fois|lorsque|quand)\b"
+)
+# What is set aside, read only for the words right after it: "to your card rather than as store credit", "statt
+# als Gutschrift" ("instead of a refund we can do an exchange" still offers the exchange).
+SET_ASIDE = (
+    r"\b(?:rather than|instead of|(?:an)?statt|au lieu d[e']?|plutôt qu[e']?|en lugar de|en vez de|in plaats van)"
+    r"\s*(?:[^\s.,;:!?]+\s+){0,3}$"
+)
 # ...or when a condition comes before it ("Once you confirm, the return will be created"). A condition
 # of time says when, not whether: "When it goes through, the refund goes to your PayPal" still names the
 # refund's way, where "if you paid with PayPal" does not.
@@ -1172,6 +1206,28 @@ YESTERDAY = (
     r"|\b(?:livrée?s?|expédiée?s?|arrivée?s?|envoyée?s?|reçue?s?)\s+hier\b"
 )
 # Days counted back from today: (days, pattern).
+# Time still left, in the five languages: "5 days left", "you still have 17 days", "noch 5 Tage", "il vous reste
+# 5 jours", "te quedan 5 días", "nog 5 dagen" (read before the figure), and "5 more days" (read around it).
+REMAINING_AFTER = r"\s+(?:left|remaining|to go|to spare|übrig|restants?|restantes?|over)\b"
+_STILL = r"(?:still|only|nog|noch|encore|todavía|aún|ya solo)"
+_HAVE = r"(?:have|has|got|haben|hast|habt|heeft|hebt|heb|hebben|avez|as|tienes|tiene|tenéis|tienen)"
+REMAINING_BEFORE = (
+    rf"(?:\b{_STILL}\s+{_HAVE}|\b{_HAVE}\s+{_STILL}|\bil (?:vous|te|nous) reste(?:nt)?(?:\s+encore)?"
+    r"|\b(?:te|le|les|os)\s+quedan?)\b[^\d.!?;:]{0,12}$"
+)
+MORE_DAYS = r"\b(?P<count>\d{1,3})\s+(?:more|extra)\s+(?P<unit>days?|weeks?)\b"
+# Today and tomorrow in the five languages, as days from today ("morgen" is German and Dutch).
+DAYS_AHEAD = {
+    0: r"today|heute|aujourd'hui|hoy|vandaag",
+    1: r"tomorrow|morgen|demain|mañana",
+}
+# A last day named by those words: "you have until tomorrow", "bis morgen", "the window closes today".
+DEADLINE_LEAD = (
+    r"\b(?:until|till|by|through|bis|jusqu'(?:à\s+)?|hasta|tot(?:\s+en\s+met)?|uiterlijk)\s+(?:the end of\s+)?"
+    r"|\b(?:window|deadline|frist|rückgabefrist|délai|plazo|termijn|retourtermijn)\b[^.!?]{0,30}?\b(?:closes|ends|"
+    r"expires|runs out|endet|läuft\s+(?:\w+\s+)?ab|se termine|expire|termina|vence|sluit|verloopt|loopt\s+af)\s+"
+    r"|\b(?:last day|letzte tag|dernier jour|último día|laatste dag)\b[^.!?]{0,20}?\b(?:is|ist|est|es|was)\s+"
+)
 RELATIVE_DAYS = (
     (1, YESTERDAY),
     (2, r"\b(?:the day before yesterday|vorgestern|avant-hier|anteayer|antes de ayer|eergisteren)\b"),
@@ -1229,10 +1285,12 @@ DAY_ONLY = (
 ORDER_COUNT = (
     rf"\b(?:you have|you've got|there are|i (?:can )?see|i found|i've found|sie haben|vous avez|il y a|tienes|tiene|"
     rf"hay|je hebt|u heeft|er zijn)\s+(?P<n>{_COUNT_NUMBER}|zwei|drei|vier|fünf|deux|trois|quatre|cinq|dos|tres|"
-    r"cuatro|cinco|twee|drie|vijf)\s+(?:(?!other|more|further|older|newer|andere|autres|otros|otras)\w+\s+)?"
+    r"cuatro|cinco|twee|drie|vijf)\s+(?:(?!other|more|further|older|newer|andere|autres|otros|otras)(?P<kind>\w+)\s+)?"
     r"(?:orders|bestellungen|commandes|pedidos|bestellingen)\b"
     # a part of the list, not its count: "there are two orders from October 29"
     r"(?!\s+(?:from|placed|dated|since|before|after|still|that (?:are|were)|which (?:are|were))\b)"
+    # (the status after the noun: "deux commandes livrées", "dos pedidos entregados")
+    r"(?:\s+(?P<kind_after>\w+))?"
 )
 # An order's total stated ("Your order total for BK-31330 was $18.25"): the total a result gave, not a
 # price or a sum of some items. A refund's total is a refund amount, checked as one.
@@ -1363,6 +1421,13 @@ AGO_AFTER = (
     r"\s*(?:ago|geleden)\b|\s+since\s+(?:(?:it|they|the\s+\w+|your\s+\w+)\s+)?(?:(?:was|were|has|have)\s+(?:been\s+)?)?"
     r"(?:deliver|arriv|came|got)"
 )
+ORDER_EVENT = (
+    r"\b(?:order\w*|bestell\w*|command\w*|pedid\w*|ship\w*|dispatch\w*|sent|verschickt|versandt|versendet|"
+    r"expédi\w*|envoy\w*|enviad\w*|envi[oó]|verzonden|verstuurd|return\w*|retour\w*|rücksend\w*|devol\w*|refund\w*|"
+    r"erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*|parcel|package|paket|colis|paquete|pakket|pakje|books?|"
+    r"buch|bücher|livres?|libros?|boeke?n?|it|they|es|sie|il|elle|lo|la|het|entreg\w*|lleg\w*|livr\w*|bezorg\w*|"
+    r"geliefer\w*|zugestell\w*|arriv\w*|deliver\w*)\b"
+)
 AGO_BEFORE = r"\b(?:vor|il y a|hace|seit|depuis|desde hace|sinds)\s*$"
 # What a counted-back duration is about when the sentence says: the delivery.
 DELIVERY_WORD = (
@@ -1378,8 +1443,8 @@ PERCENT = (
 # a fact of the thread, in the five languages.
 APPROXIMATE = (
     r"\b(?:about|around|roughly|approximately|almost|nearly|just|a little|a bit|slightly|under|over|more than|"
-    r"less than|close to|ungefähr|etwa|rund|fast|knapp|über|environ|presque|près de|plus de|moins de|casi|"
-    r"unos|unas|alrededor de|más de|menos de|ongeveer|bijna|ruim|zo'n)\W*(?:\w+\W+)?$"
+    r"less than|close to|ungefähr|etwa|rund|fast|knapp|über|environ|presque|près de|plus d(?:e\b|')|"
+    r"moins d(?:e\b|')|casi|unos|unas|alrededor de|más de|menos de|ongeveer|bijna|ruim|zo'n)\W*(?:\w+\W+)?$"
 )
 APPROXIMATE_SHARE = 0.25
 
@@ -1716,7 +1781,7 @@ NOT_RETURNABLE = (
 # A refund sent to a card, no brand named: wrong when every method the tools gave is no card (PayPal).
 GENERIC_CARD_REFUND = (
     r"\b(?:refund\w*|credit(?:ed)?|paid back|money back|reimburs\w*|(?:rück)?erstatt\w*|rembours\w*|reembols\w*|"
-    r"terugbetal\w*|teruggestort)\b[^?!]{0,50}?\b(?:(?:credit|debit|bank)\s+card|kreditkarte|bankkarte|"
+    r"terugbetal\w*|teruggestort)\b[^?!]{0,90}?\b(?:(?:credit|debit|bank)\s+card|kreditkarte|bankkarte|"
     r"carte (?:bancaire|de crédit)|tarjeta(?: de crédito| de débito)?|creditcard|bankpas|pinpas)\b"
 )
 # The return window said to be over, in the five languages.
@@ -1741,17 +1806,17 @@ NO_TRACKING = (
     r"|\bnog\s+geen\s+(?:trackingnummer|track-and-tracecode|track\s*&\s*trace(?:code)?)\b"
 )
 REFUND_METHOD_CLAIM = (
-    r"\b(?:(?:rück)?erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*)\b[^?!]{0,50}?\b(gutschrift|guthaben|"
+    r"\b(?:(?:rück)?erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*)\b[^?!]{0,90}?\b(gutschrift|guthaben|"
     r"bookly-konto|avoir|bon d'achat|crédit (?:bookly|en magasin)|saldo|crédito (?:(?:en|de) (?:la )?tienda|bookly)|"
     r"vale|"
     r"tegoed|cadeaubon|waardebon|paypal|tarjeta (?:de )?regalo|geschenkkarte|carte cadeau|chèque cadeau|"
     r"cadeaukaart|banküberweisung|überweisung|bankkonto|virement(?: bancaire)?|compte bancaire|"
     r"transferencia(?: bancaria)?|cuenta bancaria|(?:bank)?overschrijving|bankrekening)\b|"
     # German money going back: "gehen 22,00 $ an Ihr PayPal-Konto zurück"
-    r"\b(?:geht|gehen|fließt|fließen|kommt|kommen|überweisen|überwiesen|gutgeschrieben|zurückgebucht)\b[^?!]{0,50}?"
+    r"\b(?:geht|gehen|fließt|fließen|kommt|kommen|überweisen|überwiesen|gutgeschrieben|zurückgebucht)\b[^?!]{0,90}?"
     r"\b(paypal|gutschrift|guthaben|geschenkkarte|gutschein|überweisung|bankkonto)\b|"
     r"\b(?:refund(?:ed|s)?|credit(?:ed)?|paid back|money back|reimburs\w*|go(?:es)? back to|be sent back to)\b"
-    r"[^?!]{0,50}?\b(store credit|bookly credit|"
+    r"[^?!]{0,90}?\b(store credit|bookly credit|"
     r"gift card|gift certificate|paypal|venmo|bank transfer|bank account|wire transfer|cheque|check|cash|voucher|"
     r"coupon|points|visa|mastercard|amex|american express|discover|card ending(?: in)? \d{4})\b"
 )

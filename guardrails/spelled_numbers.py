@@ -94,7 +94,7 @@ def _english_ordinals() -> dict[str, int]:
 
 def _german() -> dict[str, int]:
     words = {word: n for n, word in enumerate(_DE_UNITS, 1)} | {word: n for n, word in enumerate(_DE_TEENS, 10)}
-    words |= {"eins": 1, "eine": 1, "einem": 1, "einen": 1}
+    words |= {"eins": 1, "eine": 1, "einem": 1, "einen": 1, "einer": 1}
     for tens, ten_word in enumerate(_DE_TENS, 2):
         for spelling in {ten_word, ten_word.replace("ß", "ss")}:
             words[spelling] = tens * 10
@@ -192,8 +192,8 @@ _MONTHS = (
 )
 _CURRENCY = patterns.CURRENCY_WORD
 _TIME_UNITS = (
-    r"hours?|days?|weeks?|business days?|stunden|tage|tagen|wochen|werktage|werktagen|heures|jours|semaines|"
-    r"jours ouvrés|horas|días|semanas|días hábiles|uur|dagen|weken|werkdagen"
+    r"hours?|days?|weeks?|business days?|stunden?|tage?|tagen|wochen?|werktage?|werktagen|heures?|jours?|semaines?|"
+    r"jours? ouvrés?|horas?|días?|semanas?|días? hábiles?|uur|dagen|dag|weken|werkdagen|werkdag"
 )
 _CENTS = r"cents?|centavos|centimes|céntimos"
 # Words that say the pair of numbers after them is a price: "the order was forty-nine ninety-nine".
@@ -287,8 +287,15 @@ def _protected(text: str, keep: Iterable[str]) -> list[tuple[int, int]]:
     return spans
 
 
+# Words for one that are also the indefinite article: "über eine Woche", "plus d'une semaine" are no figure.
+_ARTICLE_ONES = frozenset({"un", "une", "una", "een", "ein", "eine", "einem", "einen", "einer"})
+_APPROXIMATE = re.compile(patterns.APPROXIMATE, re.IGNORECASE)
+
+
 def _count_digits(match: re.Match) -> str:
     """ "three to five business days": "3 to 5 business days"."""
+    if match.group("count").lower() in _ARTICLE_ONES and _APPROXIMATE.search(match.string, 0, match.start()):
+        return match.group()  # "over a week", hedged as the English article would be
     low = _value(match.group("count"))
     if match.group("high") is None:
         return f"{low}{match.group('unit')}"
@@ -312,7 +319,8 @@ def _gates() -> tuple[frozenset[str], ...]:
         months,
         _tokens(_english_ordinals()),
         _tokens(("dollar", "dollars", "dólar", "dólares", "euro", "euros", "bucks")),
-        _tokens(_TIME_UNITS.replace("?", "").split("|")) | {"hour", "day", "week"},
+        # (each unit with and without its optional letter: "heures?" is "heures" and "heure")
+        _tokens(form for unit in _TIME_UNITS.split("|") for form in (unit.replace("?", ""), re.sub(r".\?", "", unit))),
         _tokens(word for word, n in number_words().items() if n >= 10),
     )
 

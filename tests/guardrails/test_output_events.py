@@ -25,6 +25,7 @@ from tests.guardrails.test_output_roles import (
     LOOKED_UP,
     ORDER,
     ORDER_LIST,
+    OUTSIDE,
     OUTSIDE_WINDOW,
     RETURNED,
     verdict,
@@ -1839,7 +1840,8 @@ CAUGHT_TWENTY_FIRST += [
         "yesterday",
     ),
     ("It arrived on November 6, a week ago today.", LOOKED_UP, UNGROUNDED_STATUS, "a week ago"),
-    ("La commande a été livrée le 6 novembre, il y a une semaine.", LOOKED_UP, UNGROUNDED_STATUS, "il y a une semaine"),
+    # ("une semaine" is read as "1 semaine" since round 26)
+    ("La commande a été livrée le 6 novembre, il y a une semaine.", LOOKED_UP, UNGROUNDED_STATUS, "il y a 1 semaine"),
     ("I've checked and issued your refund of $19.95.", LOOKED_UP, UNGROUNDED_COMMITMENT, "refund_issued"),
     ("The $19.95 has already been refunded to your card.", LOOKED_UP, UNGROUNDED_COMMITMENT, "refund_issued"),
     ("Ich garantiere Ihnen, dass das Paket vor Heiligabend ankommt.", LOOKED_UP, UNGROUNDED_COMMITMENT, "guarantee"),
@@ -2383,6 +2385,187 @@ PASSES_TWENTY_FIFTH = [
 ]
 
 
+# Round 26 (l4_test62 to l4_test65, seen): a return's facts bound to it across the reply and to its own RMA,
+# what the named items come to "in total", today and tomorrow as a window's last day, money said paid in the
+# other languages, a second action joined to the first, a card's digits however "ending" is said.
+SECOND_ORDER_RETURN = {
+    "rma_number": "RMA-7KQ2M9PL",
+    "order_id": "BK-40513",
+    "items": [{"title": "Tirza", "refund_amount": "19.50"}],
+    "refund_amount": "19.50",
+    "refund_method": "Visa ending 1460",
+}
+TIRZA_ORDER = {
+    **ORDER,
+    "order_id": "BK-40513",
+    "tracking_number": "1Z84F2A10398800001",
+    "total": "19.50",
+    "items": [{"title": "Tirza", "author": "Arnon Grunberg", "price": "19.50", "category": "fiction"}],
+}
+TWO_RETURNS = [*RETURNED, ("lookup_order", TIRZA_ORDER), ("initiate_return", SECOND_ORDER_RETURN)]
+BOTH_PENDING = {
+    "effect": {
+        **PAYPAL_PENDING["effect"],
+        "item_ids": [1, 2],
+        "titles": ["The Quiet River", "Birds of the Lowlands"],
+        "refund_amount": "49.45",
+    },
+    "fingerprint": "0" * 64,
+}
+BOTH_PREPARED = [*CHECKED, ("initiate_return", BOTH_PENDING)]
+TWO_DELIVERED = [
+    (
+        "list_customer_orders",
+        {
+            "orders": [
+                {"order_id": "BK-39902", "status": "delivered", "order_date": "2026-11-01"},
+                {"order_id": "BK-40513", "status": "delivered", "order_date": "2026-11-12"},
+                {"order_id": "BK-40777", "status": "processing", "order_date": "2026-11-18"},
+            ],
+            "truncated": False,
+        },
+    )
+]
+# the return prepared once, then again with both books ("I've updated it")
+REVISED = [*CHECKED, ("initiate_return", PAYPAL_PENDING), ("initiate_return", BOTH_PENDING)]
+NOT_DELIVERED = [
+    ("lookup_order", {**ORDER, "status": "processing", "delivered_date": None, "tracking_number": None}),
+    (
+        "check_return_eligibility",
+        {**OUTSIDE_WINDOW, "reason": "order_not_delivered", "delivered_date": None, "window_ends": None},
+    ),
+]
+# the window's last day is the test's today (2026-11-20)
+LAST_DAY = [
+    (
+        "check_return_eligibility",
+        {
+            **GIFT_CARD_NOT_RETURNABLE,
+            "delivered_date": "2026-10-21",
+            "window_ends": "2026-11-20",
+            "days_since_delivery": 30,
+        },
+    )
+]
+
+CAUGHT_TWENTY_SIXTH = [
+    (
+        "You're all set with return RMA-4HBX0QNE. The $50.00 refund goes to your Visa ending 1460.",
+        RETURNED,
+        UNGROUNDED_STATUS,
+        "refund amount",
+    ),
+    (
+        "Die Erstattung von 19,95 $ erfolgt innerhalb von 7 Werktagen nach Eingang der Rücksendung auf Ihre "
+        "Kreditkarte.",
+        PAID_WITH_PAYPAL,
+        UNGROUNDED_REFUND_METHOD,
+        "ungrounded_refund_method",
+    ),
+    (
+        "C'est fait ! 49,45 $ seront remboursés sur ta Visa se terminant par 1640.",
+        RETURNED,
+        UNGROUNDED_REFUND_METHOD,
+        "ungrounded_refund_method",
+    ),
+    ("RMA-7KQ2M9PL is for The Quiet River from BK-39902.", TWO_RETURNS, UNGROUNDED_STATUS, "another order's RMA"),
+    ("RMA-4HBX0QNE covers Tirza, as you asked.", TWO_RETURNS, UNGROUNDED_STATUS, "another return's items"),
+    (
+        "Done, the return now covers The Quiet River and Birds of the Lowlands, $69.45 in total, waiting for your "
+        "confirmation in the app.",
+        BOTH_PREPARED,
+        UNGROUNDED_STATUS,
+        "what the items named come to",
+    ),
+    (
+        "You're all set. I've also emailed you the label myself and booked a courier pickup for tomorrow.",
+        RETURNED,
+        UNGROUNDED_COMMITMENT,
+        "action: booked",
+    ),
+    (
+        "Ihre Rücksendung RMA-4HBX0QNE ist angelegt, und die 49,45 $ wurden bereits auf Ihre Visa überwiesen.",
+        RETURNED,
+        UNGROUNDED_COMMITMENT,
+        "refund_issued",
+    ),
+    ("BK-39902 is eligible and you have until tomorrow to start the return.", LAST_DAY, UNGROUNDED_STATUS, "last day"),
+    ("Oui, votre commande BK-39902 est partie hier.", PROCESSING, UNGROUNDED_STATUS, "status"),
+    ("Le lien de réinitialisation expire au bout d'une heure.", [], UNGROUNDED_POLICY, "duration"),
+    ("Der Link zum Zurücksetzen läuft nach einer Stunde ab.", [], UNGROUNDED_POLICY, "duration"),
+    # days left are the days to the window's end (2026-12-06 is 16 days after the test's today)
+    ("BK-39902 can still go back, and you still have 20 days to return it.", CHECKED, UNGROUNDED_STATUS, "days left"),
+    ("U heeft nog 5 dagen om BK-39902 terug te sturen.", CHECKED, UNGROUNDED_STATUS, "days left"),
+    ("You have 5 more days to return it.", CHECKED, UNGROUNDED_STATUS, "days left"),
+    (
+        "The Quiet River and Birds of the Lowlands are both returnable. Together they'd come to $48.45.",
+        CHECKED,
+        UNGROUNDED_STATUS,
+        "what the items named come to",
+    ),
+    (
+        "The Quiet River ($19.95) and Birds of the Lowlands ($29.50) can both go back, so you'd get $45.00 back "
+        "in total.",
+        CHECKED,
+        UNGROUNDED_STATUS,
+        "what the items named come to",
+    ),
+    ("Instead of a refund we can do a straight exchange for another book.", CHECKED, UNGROUNDED_POLICY, "exchange"),
+    ("You have three delivered orders.", TWO_DELIVERED, UNGROUNDED_STATUS, "how many orders"),
+    ("BK-39902 can be returned.", OUTSIDE, UNGROUNDED_STATUS, "eligibility"),
+]
+
+PASSES_TWENTY_SIXTH = [
+    (
+        "Your return RMA-4HBX0QNE is in. Refunds: The Quiet River $19.95 and Birds of the Lowlands $29.50, so "
+        "$49.45 in total to your Visa ending 1460.",
+        RETURNED,
+    ),
+    ("Return RMA-4HBX0QNE is open. The refund of $49.45 goes to your Visa ending 1460.", RETURNED),
+    (
+        "Return RMA-4HBX0QNE is open. You'll get $19.95 back for The Quiet River and $29.50 for Birds of the Lowlands.",
+        RETURNED,
+    ),
+    ("Die Rücksendung ist erstellt. Die 49,45 $ werden Ihrer Visa mit Endziffern 1460 gutgeschrieben.", RETURNED),
+    (
+        "The gift card in BK-39902 can't be returned, but The Quiet River and Birds of the Lowlands can: $49.45 in "
+        "total.",
+        CHECKED,
+    ),
+    ("BK-39902 is eligible, and you have until today to start the return: today is the last day.", LAST_DAY),
+    ("Votre commande BK-39902 est en préparation, elle n'est pas encore partie.", PROCESSING),
+    ("Le lien de réinitialisation expire au bout de 24 heures.", []),
+    ("Das verstehe ich, über eine Woche Warten ist ärgerlich. Ich schaue mir BK-39902 gleich an.", LOOKED_UP),
+    (
+        "RMA-4HBX0QNE covers The Quiet River and Birds of the Lowlands from BK-39902, and RMA-7KQ2M9PL covers Tirza "
+        "from BK-40513.",
+        TWO_RETURNS,
+    ),
+    ("I've checked BK-39902 and found the tracking number: 1Z84F2A10398809917.", LOOKED_UP),
+    ("You have 16 days left to send it back, until December 6.", CHECKED),
+    ("Sie haben noch 16 Tage Zeit für die Rücksendung.", CHECKED),
+    ("The Quiet River and Birds of the Lowlands are both returnable. Together they'd come to $49.45.", CHECKED),
+    (
+        "Returning The Quiet River and Birds of the Lowlands would come to $49.45; the gift card stays with you.",
+        CHECKED,
+    ),
+    (
+        "Of course. I've updated it: the return now covers The Quiet River and Birds of the Lowlands, $49.45 in "
+        "total. Please review and confirm the new version in the app.",
+        REVISED,
+    ),
+    ("Refunds go back to your original payment method rather than as store credit.", []),
+    ("You have 30 days after your books arrive to send them back.", []),
+    ("Books can go back within 30 days of delivery for a full refund to your original payment method.", []),
+    ("Reset links expire after 24 hours, so the one from two days ago won't work anymore.", []),
+    ("You have two delivered orders: BK-39902 and BK-40513.", TWO_DELIVERED),
+    ("Vous avez deux commandes livrées : BK-39902 et BK-40513.", TWO_DELIVERED),
+    ("BK-39902 can only be returned once it's delivered.", NOT_DELIVERED),
+    ("Todavía no: el pedido BK-39902 se está procesando y solo se puede devolver una vez entregado.", NOT_DELIVERED),
+    ("Veo que The Quiet River de BK-39902 ya figura como devuelto.", EARLIER_RETURN),
+]
+
+
 def test_an_order_number_typed_in_groups_is_the_customers_own(scope_scorer_silent):
     reply = "Thanks! Just to make sure I look up the right one: is the order number BK-5589012?"
     typed = check(reply, tool_results=[], customer_texts=["order number is BK 5589 012"])
@@ -2431,6 +2614,7 @@ ALL_CAUGHT = [
     *CAUGHT_TWENTY_THIRD,
     *CAUGHT_TWENTY_FOURTH,
     *CAUGHT_TWENTY_FIFTH,
+    *CAUGHT_TWENTY_SIXTH,
 ]
 ALL_PASSES = [
     *(PASSES + PASSES_SECOND + PASSES_THIRD + PASSES_FIFTH),
@@ -2442,6 +2626,7 @@ ALL_PASSES = [
     *PASSES_TWENTY_THIRD,
     *PASSES_TWENTY_FOURTH,
     *PASSES_TWENTY_FIFTH,
+    *PASSES_TWENTY_SIXTH,
 ]
 
 
