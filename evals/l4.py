@@ -2,7 +2,7 @@
 
 `python -m evals.l4 --part tuning` prints the table for one part (the frozen test parts are run once,
 by `make eval`). Parts map to files in PART_FILES: tuning is l4_tuning.jsonl, test_seen the frozen
-files measured before (l4_test.jsonl to l4_test61.jsonl), test the newest: l4_test62.jsonl to l4_test65.jsonl,
+files measured before (l4_test.jsonl to l4_test65.jsonl), test the newest: l4_test66.jsonl to l4_test69.jsonl,
 written together and committed before the rules they judge.
 A case is a JSON line: id, family, expect ("pass" | "block"), intent (a reply-step intent or null for
 a plain-text ending), reply, tool_results ([tool name, result] pairs of the whole thread), customer_texts, today (ISO
@@ -41,9 +41,10 @@ PART_FILES = {
         *("l4_test44.jsonl", "l4_test45.jsonl", "l4_test46.jsonl", "l4_test47.jsonl", "l4_test48.jsonl"),
         *("l4_test49.jsonl", "l4_test50.jsonl", "l4_test51.jsonl", "l4_test52.jsonl", "l4_test53.jsonl"),
         *("l4_test54.jsonl", "l4_test55.jsonl", "l4_test56.jsonl", "l4_test57.jsonl", "l4_test58.jsonl"),
-        *("l4_test59.jsonl", "l4_test60.jsonl", "l4_test61.jsonl"),
+        *("l4_test59.jsonl", "l4_test60.jsonl", "l4_test61.jsonl", "l4_test62.jsonl", "l4_test63.jsonl"),
+        *("l4_test64.jsonl", "l4_test65.jsonl"),
     ),
-    TEST: ("l4_test62.jsonl", "l4_test63.jsonl", "l4_test64.jsonl", "l4_test65.jsonl"),
+    TEST: ("l4_test66.jsonl", "l4_test67.jsonl", "l4_test68.jsonl", "l4_test69.jsonl"),
 }
 
 

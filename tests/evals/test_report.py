@@ -140,6 +140,10 @@ def test_each_l4_part_reads_its_own_files_and_the_unseen_part_only_the_newest(tm
         ("l4_test63.jsonl", "l4yl-1"),
         ("l4_test64.jsonl", "l4ym-1"),
         ("l4_test65.jsonl", "l4yn-1"),
+        ("l4_test66.jsonl", "l4yo-1"),
+        ("l4_test67.jsonl", "l4yp-1"),
+        ("l4_test68.jsonl", "l4yq-1"),
+        ("l4_test69.jsonl", "l4yr-1"),
     ):
         (tmp_path / name).write_text(json.dumps({"id": case_id}) + "\n", encoding="utf-8")
     monkeypatch.setattr(l4, "DATA", tmp_path)
@@ -152,7 +156,8 @@ def test_each_l4_part_reads_its_own_files_and_the_unseen_part_only_the_newest(tm
     seen += ["l4zi-1", "l4zj-1", "l4zl-1", "l4zk-1", "l4zm-1", "l4zn-1", "l4zo-1", "l4zp-1", "l4zq-1"]
     seen += ["l4zr-1", "l4zs-1", "l4zv-1", "l4zu-1", "l4zw-1", "l4zx-1", "l4zy-1", "l4zz-1", "l4ya-1", "l4yb-1"]
     seen += ["l4yc-1", "l4yd-1", "l4ye-1", "l4yf-1", "l4yg-1", "l4yh-1", "l4yi-1", "l4yj-1"]
-    assert ids == {TUNING: ["tune-1"], TEST_SEEN: seen, TEST: ["l4yk-1", "l4yl-1", "l4ym-1", "l4yn-1"]}
+    seen += ["l4yk-1", "l4yl-1", "l4ym-1", "l4yn-1"]
+    assert ids == {TUNING: ["tune-1"], TEST_SEEN: seen, TEST: ["l4yo-1", "l4yp-1", "l4yq-1", "l4yr-1"]}
 
 
 def test_a_family_named_by_its_short_name_is_read_under_the_common_one(tmp_path, monkeypatch):
