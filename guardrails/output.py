@@ -1130,23 +1130,13 @@ _CARD_WORD = re.compile(patterns.CARD_WORD, re.IGNORECASE)
 _TITLE_PRICE_GAP = re.compile(patterns.TITLE_PRICE_GAP, re.IGNORECASE)
 _OTHER_ITEMS = re.compile(patterns.OTHER_ITEMS, re.IGNORECASE)
 _NAMED_LIST = re.compile(patterns.NAMED_LIST, re.IGNORECASE)
-# "in total" sums what the sentence names (Spanish "en total" is no Dutch "en", and)
-_IN_TOTAL = re.compile(r"\b(?:in total|en total|au total|insgesamt|in totaal)\b", re.IGNORECASE)
 # Where a clause about other items begins: "C was returned before; A and B come to …", "C can't go back, but A …"
 _CONTRAST_BREAK = re.compile(r";|\b(?:but|aber|mais|pero|maar)\b", re.IGNORECASE)
 _BRACKETED_FIGURE = re.compile(r"\s*\([^()]*\d[^()]*\)")
-# A sentence that opens on what the last one's items come to: "Together they'd come to $37.98."
-_TOTAL_LEAD = re.compile(
-    r"\W*(?:together|in total|altogether|combined|zusammen|insgesamt|samen|in totaal|ensemble|au total|en tout|"
-    r"juntos|juntas|en total)\b",
-    re.IGNORECASE,
-)
-# What the named items come to together: "in total", and "together", "add up to", "zusammen", "samen", "juntos"
-_NAMED_TOTAL = re.compile(
-    r"\b(?:in total|en total|au total|insgesamt|in totaal|together|altogether|combined|add(?:s)? up to|come to|"
-    r"comes to|zusammen|ensemble|en tout|juntos|juntas|samen|bij elkaar)\b",
-    re.IGNORECASE,
-)
+# What the named items come to (Spanish "en total" is no Dutch "en", and), and a sentence that opens on what the
+# last one's items come to: "Together they'd come to $37.98."
+_NAMED_TOTAL = re.compile(rf"\b(?:{patterns.TOTAL_WORDS}|adds? up to|comes? to|bij elkaar)\b", re.IGNORECASE)
+_TOTAL_LEAD = re.compile(rf"\W*(?:{patterns.TOTAL_WORDS})\b", re.IGNORECASE)
 _CUSTOMER_ONLY_EVENT = re.compile(patterns.CUSTOMER_ONLY_EVENT, re.IGNORECASE)
 _STORE_PLACE = re.compile(patterns.STORE_PLACE, re.IGNORECASE)
 _STREET_ADDRESS = re.compile(patterns.STREET_ADDRESS)
@@ -1298,10 +1288,15 @@ def _asserted(sentence: str, match: re.Match) -> bool:
     return not (future and (_CONDITION.search(sentence) or _REQUEST_FIRST.match(sentence)))
 
 
-def _conditional(sentence: str, match: re.Match) -> bool:
-    """True when the match is neither asked nor negated, only made conditional."""
+def _conditional(sentence: str, match: re.Match, claimed_at: int | None = None) -> bool:
+    """True when the match is neither asked nor negated, only made conditional.
+
+    What it claims starts at `claimed_at` (the match's start unless said): a claim set aside right before it
+    ("to your card rather than as store credit") is none.
+    """
     clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
-    negated = _NEGATION.search(clause) or _NEGATION.search(match.group()) or _SET_ASIDE.search(clause)
+    set_aside = _SET_ASIDE.search(sentence, 0, match.start() if claimed_at is None else claimed_at)
+    negated = _NEGATION.search(clause) or _NEGATION.search(match.group()) or set_aside
     return not sentence.rstrip().endswith("?") and not negated
 
 
@@ -1422,9 +1417,10 @@ def _days_left_wrong(sentence: str, grounding: Grounding) -> bool:
         return False
     left = {(end - grounding.today).days for end in grounding.window_ends}
     said = [
-        (match, *_duration(match)[:1], _duration(match)[2])
+        (match, low, unit)
         for match in _DURATION.finditer(sentence)
         if _REMAINING_AFTER.match(sentence, match.end()) or _REMAINING_BEFORE.search(sentence, 0, match.start())
+        for low, _, unit in [_duration(match)]
     ]
     said += [
         (match, int(match.group("count")), match.group("unit").lower().rstrip("s"))
@@ -1750,10 +1746,9 @@ def _order_fact_problems(sentences: list[str], grounding: Grounding) -> list[str
             match = None if _WITHIN_WINDOW.search(sentence) else match or _STILL_RETURNABLE.search(sentence)
             named_titles = _titles_in(sentence, grounding)  # (read once, not once per item of the thread)
             about = {owner for owner, title in grounding.order_items if title in named_titles}
-        # ("solo se puede devolver una vez entregado": returnable only on a condition, which is the rule)
-        restricted = match is not None and _ONLY_ON_CONDITION.search(sentence, max(0, match.start() - 30))
         if match is not None and about and about <= grounding.ineligible_orders and _asserted(sentence, match):
-            if not restricted:
+            # ("solo se puede devolver una vez entregado": returnable only on a condition, which is the rule)
+            if not _ONLY_ON_CONDITION.search(sentence, max(0, match.start() - 30)):
                 problems.append("eligibility")
         elif _eligibility_unchecked(sentence, grounding):
             problems.append("eligibility no result gives")
@@ -1924,18 +1919,17 @@ def _named_prices(folded: str, grounding: Grounding) -> dict[str, set[Decimal]]:
     return prices
 
 
-def _named_total_wrong(sentence: str, before: str, grounding: Grounding) -> bool:
+def _named_total_wrong(sentence: str, previous: str, grounding: Grounding) -> bool:
     """ "A and B, $36.98 in total": the amount beside "in total" is what every item named comes to together.
 
     Read in the clause that names them, up to that amount ("Returning A and B would come to $25.98; C was
     returned before" sums A and B), only when two or more of the thread's titles are named there and nothing
     else is counted in ("plus shipping", "the other books"); a refund a result gave is that too.
     """
-    said = _NAMED_TOTAL.search(sentence)
-    if said is None:
+    if not _NAMED_TOTAL.search(sentence):
         return False
     # "Babel and Yellowface are both returnable. Together they'd come to $37.98": the last sentence named them
-    lead = before + " " if _TOTAL_LEAD.match(sentence) and not _titles_in(sentence, grounding) else ""
+    lead = previous + " " if _TOTAL_LEAD.match(sentence) and not _titles_in(sentence, grounding) else ""
     folded = (lead + sentence).casefold()
     said = _NAMED_TOTAL.search(folded, len(lead))
     prices = _named_prices(folded, grounding)
@@ -1980,7 +1974,8 @@ def _return_record_problems(sentence: str, grounding: Grounding) -> list[str]:
     found = list(_RMA.finditer(sentence))
     problems = []
     for index, match in enumerate(found):
-        records = [record for record in grounding.return_records if record[0] == _rma_key(match.group())]
+        key = _rma_key(match.group())
+        records = [record for record in grounding.return_records if record[0] == key]
         if not records:
             continue  # an RMA no result gave is ungrounded anyway
         if len(found) == 1:
@@ -1994,7 +1989,7 @@ def _return_record_problems(sentence: str, grounding: Grounding) -> list[str]:
             problems.append("another order's RMA")
         # titles of another written return named with this RMA, none of its own
         own_titles = {title for _, _, title in records}
-        others = {title for rma, _, title in grounding.return_records if rma != records[0][0]} - own_titles
+        others = {title for rma, _, title in grounding.return_records if rma != key} - own_titles
         titles = _titles_in(part, grounding)
         if titles & others and not titles & own_titles:
             problems.append("another return's items")
@@ -2411,13 +2406,18 @@ def _approximately_a_fact(sentence: str, match: re.Match, grounding: Grounding) 
     return any(low == high and _close_to(said, low) for low, high, unit in grounding.fact_durations if unit == "day")
 
 
+def _counted_back(sentence: str, match: re.Match) -> bool:
+    """The duration counts back from today: "20 days ago", "vor 3 Tagen", "since it was delivered"."""
+    return bool(_AGO_AFTER.match(sentence, match.end()) or _AGO_BEFORE.search(sentence, 0, match.start()))
+
+
 def _counted_back_wrongly(sentence: str, match: re.Match, grounding: Grounding) -> bool:
     """A duration counted back from today ("N days ago") that is not today minus a date it may be about.
 
     "delivered 20 days ago, on March 1": a date its clause names or, when the clause speaks of the
     delivery, a delivery date of the thread; with neither, any date of the thread.
     """
-    if not (_AGO_AFTER.match(sentence, match.end()) or _AGO_BEFORE.search(sentence[: match.start()])):
+    if not _counted_back(sentence, match):
         return False
     said = _days_said(match)
     if said is None:
@@ -2445,7 +2445,7 @@ def _policy_problems(sentences: list[str], grounding: Grounding) -> list[str]:
             continue
         durations, amounts = figures
         for subjects, match in durations:
-            if _AGO_AFTER.match(sentence, match.end()) or _AGO_BEFORE.search(sentence[: match.start()]):
+            if _counted_back(sentence, match):
                 # a day counted back is a date of the thread or the customer's, never a policy's figure
                 if _counted_back_wrongly(sentence, match, grounding):
                     problems.append("days ago")
@@ -2540,8 +2540,7 @@ def _refund_method_problems(sentences: list[str], grounding: Grounding) -> int:
             # The refund's way is a fact whenever the refund comes ("once it goes through, … to your PayPal"):
             # only a question, a negation, a way set aside ("rather than as store credit") or a hypothesis ("if
             # you paid by PayPal") makes it no claim.
-            set_aside = _SET_ASIDE.search(sentence, 0, match.start(named))
-            claimed = _conditional(sentence, match) and not set_aside and not _HYPOTHESIS.search(sentence)
+            claimed = _conditional(sentence, match, match.start(named)) and not _HYPOTHESIS.search(sentence)
             said = _one_brand_name(method)  # "amex" for a refund to an "American Express ending 1460"
             if claimed and not any(said in way for way in grounded):
                 count += 1

@@ -1162,6 +1162,11 @@ NEGATION = (
     # the store's other four languages
     r"|\b(?:nicht|nichts|nie|kein\w*|pas|rien|jamais|aucune?|nunca|nada|ningún|ninguna|niet|niets|nooit|geen)\b"
 )
+# What two or more named items come to: "A and B, $36.98 in total", "Together they'd come to $37.98".
+TOTAL_WORDS = (
+    r"together|in total|altogether|combined|zusammen|insgesamt|samen|in totaal|ensemble|au total|en tout|juntos|"
+    r"juntas|en total"
+)
 # Something allowed only on a condition: "can only be returned once it's delivered", "solo se puede devolver una
 # vez entregado", "kann erst nach der Zustellung", "ne peut être retournée qu'une fois livrée".
 ONLY_ON_CONDITION = (
@@ -1426,7 +1431,7 @@ ORDER_EVENT = (
     r"expédi\w*|envoy\w*|enviad\w*|envi[oó]|verzonden|verstuurd|return\w*|retour\w*|rücksend\w*|devol\w*|refund\w*|"
     r"erstatt\w*|rembours\w*|reembols\w*|terugbetal\w*|parcel|package|paket|colis|paquete|pakket|pakje|books?|"
     r"buch|bücher|livres?|libros?|boeke?n?|it|they|es|sie|il|elle|lo|la|het|entreg\w*|lleg\w*|livr\w*|bezorg\w*|"
-    r"geliefer\w*|zugestell\w*|arriv\w*|deliver\w*)\b"
+    r"geliefer\w*|zugestell\w*)\b"  # (and DELIVERY_WORD, which the check reads beside it)
 )
 AGO_BEFORE = r"\b(?:vor|il y a|hace|seit|depuis|desde hace|sinds)\s*$"
 # What a counted-back duration is about when the sentence says: the delivery.
